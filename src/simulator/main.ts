@@ -1,0 +1,35 @@
+/** `npm run simulator`: the inventory simulator on its own, configured from the environment. */
+import { startSimulator } from './app.js';
+
+const number = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    console.error(`Invalid ${name}: expected a non-negative number, got '${raw}'`);
+    process.exit(1);
+  }
+  return value;
+};
+
+const simulator = await startSimulator({
+  port: number('SIMULATOR_PORT', 4010),
+  host: process.env.SIMULATOR_HOST ?? '127.0.0.1',
+  seed: number('SIMULATOR_SEED', 20261122),
+  size: number('SIMULATOR_SIZE', 500),
+  latencyMs: number('SIMULATOR_LATENCY_MS', 0),
+  jitterMs: number('SIMULATOR_JITTER_MS', 0),
+  failureRate: number('SIMULATOR_FAILURE_RATE', 0),
+  auth: {
+    enabled: process.env.SIMULATOR_AUTH === 'on',
+    clientId: process.env.SIMULATOR_CLIENT_ID ?? 'sim-client',
+    clientSecret: process.env.SIMULATOR_CLIENT_SECRET ?? 'sim-secret',
+    tokenTtlSeconds: number('SIMULATOR_TOKEN_TTL_SECONDS', 3600),
+    expiresInAsString: false,
+  },
+});
+console.log(`Inventory simulator listening on ${simulator.url} (tenants: client_1, client_2, client_3; stats at ${simulator.url}/__sim/stats)`);
+
+const stop = () => void simulator.close().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
