@@ -3,6 +3,7 @@
  * attribute; app.ts renders the documented wire shapes (search, minimal, the three detail
  * forms) from it, so all endpoints stay consistent with each other.
  */
+import { APP_ROLES } from '../domain/app-roles.js';
 import { createRandom, type Random } from './random.js';
 
 export type Shape = 'general' | 'device' | 'synthetic';
@@ -139,14 +140,7 @@ export interface DatasetOptions {
   size: number;
 }
 
-export const APP_ROLES = [
-  'activemq', 'apache', 'cassandra', 'ceph', 'couchbase', 'couchdb', 'DNS-Server', 'docker',
-  'docker-container', 'elasticsearch', 'haproxy', 'hbase', 'hdfs-datanode', 'hdfs-namenode',
-  'iptable', 'jboss', 'kafka', 'kubernetes', 'kvm', 'lighttpd', 'mesosmaster', 'mesosslave',
-  'mongodb', 'monitd', 'moxi-server', 'mysql', 'nfs', 'nginx', 'ntp', 'openvpn', 'oracle',
-  'postfix', 'postgresql', 'rabbitmq', 'MemoryStats', 'redis', 'riak', 'solr', 'iostat', 'squid',
-  'tomcat', 'varnish', 'weblogic', 'websphere', 'zookeeper',
-] as const;
+export { APP_ROLES };
 
 /** Fixed "now" so the data set does not drift between runs: 2026-11-01T00:00:00Z. */
 export const DATASET_NOW = 1793491200;

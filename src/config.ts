@@ -1,0 +1,119 @@
+/** Environment -> typed settings, read once at start-up. An invalid value stops start-up with one line naming it. */
+
+export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  /** Upstream base URL; null means: start the embedded simulator and use it. */
+  inventoryApiUrl: string | null;
+  authMode: AuthMode;
+  clientId: string | null;
+  clientSecret: string | null;
+  tokenUrl: string | null;
+  /** Per upstream attempt. */
+  upstreamTimeoutMs: number;
+  /** Whole operation: no upstream work continues past it. */
+  operationTimeoutMs: number;
+  upstreamRetries: number;
+  /** Longest Retry-After the gateway waits for before giving up with RATE_LIMITED. */
+  maxRetryAfterMs: number;
+  upstreamMaxInFlight: number;
+  upstreamMaxInFlightPerOperation: number;
+  defaultPageSize: number;
+  maxPageSize: number;
+  maxAvailabilityWindowDays: number;
+  limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number; maxBatch: number; maxBodyBytes: number };
+  exposeCredentialSecrets: boolean;
+  graphiql: boolean;
+  introspection: boolean;
+  corsOrigins: string[] | '*' | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function intSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number between ${min} and ${max}, got '${raw}'`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+function urlSetting(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`);
+  if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials; use INVENTORY_CLIENT_ID/SECRET`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  const inventoryApiUrl = urlSetting(env, 'INVENTORY_API_URL');
+  const authRaw = env.INVENTORY_AUTH_MODE?.trim() || (inventoryApiUrl ? 'passthrough' : 'none');
+  if (authRaw !== 'passthrough' && authRaw !== 'client-credentials' && authRaw !== 'none') {
+    throw new ConfigError(`INVENTORY_AUTH_MODE must be passthrough, client-credentials or none, got '${authRaw}'`);
+  }
+  const clientId = env.INVENTORY_CLIENT_ID?.trim() || null;
+  const clientSecret = env.INVENTORY_CLIENT_SECRET || null;
+  if (authRaw === 'client-credentials' && (!clientId || !clientSecret)) {
+    throw new ConfigError('INVENTORY_CLIENT_ID and INVENTORY_CLIENT_SECRET are required with INVENTORY_AUTH_MODE=client-credentials');
+  }
+  const tokenUrl = urlSetting(env, 'INVENTORY_TOKEN_URL');
+  const maxPageSize = intSetting(env, 'MAX_PAGE_SIZE', 500, 1, 10_000);
+  const defaultPageSize = intSetting(env, 'DEFAULT_PAGE_SIZE', 50, 1, 10_000);
+  if (defaultPageSize > maxPageSize) throw new ConfigError(`DEFAULT_PAGE_SIZE (${defaultPageSize}) must not exceed MAX_PAGE_SIZE (${maxPageSize})`);
+  const cors = env.CORS_ORIGINS?.trim();
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as GatewayConfig['logLevel'];
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be debug, info, warn, error or silent, got '${logLevel}'`);
+  const production = env.NODE_ENV === 'production';
+  return {
+    port: intSetting(env, 'PORT', 4000, 0, 65_535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    inventoryApiUrl,
+    authMode: authRaw,
+    clientId,
+    clientSecret,
+    tokenUrl,
+    upstreamTimeoutMs: intSetting(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 10, 600_000),
+    operationTimeoutMs: intSetting(env, 'OPERATION_TIMEOUT_MS', 30_000, 10, 600_000),
+    upstreamRetries: intSetting(env, 'UPSTREAM_RETRIES', 3, 0, 10),
+    maxRetryAfterMs: intSetting(env, 'UPSTREAM_MAX_RETRY_AFTER_MS', 5_000, 0, 120_000),
+    upstreamMaxInFlight: intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT', 64, 1, 10_000),
+    upstreamMaxInFlightPerOperation: intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION', 16, 1, 10_000),
+    defaultPageSize,
+    maxPageSize,
+    maxAvailabilityWindowDays: intSetting(env, 'MAX_AVAILABILITY_WINDOW_DAYS', 366, 1, 3650),
+    limits: {
+      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 12, 1, 100),
+      maxAliases: intSetting(env, 'MAX_ALIASES', 30, 1, 10_000),
+      maxTokens: intSetting(env, 'MAX_TOKENS', 2_000, 10, 1_000_000),
+      maxCost: intSetting(env, 'MAX_UPSTREAM_CALLS', 1_000, 1, 1_000_000),
+      maxBatch: intSetting(env, 'MAX_BATCHED_OPERATIONS', 5, 0, 100),
+      maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 100_000_000),
+    },
+    exposeCredentialSecrets: boolSetting(env, 'EXPOSE_CREDENTIAL_SECRETS', false),
+    graphiql: boolSetting(env, 'GRAPHIQL', !production),
+    introspection: boolSetting(env, 'INTROSPECTION', !production),
+    corsOrigins: cors === undefined || cors === '' ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim()),
+    logLevel,
+  };
+}

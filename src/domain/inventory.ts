@@ -1,0 +1,198 @@
+/** Domain forms of the non-resource records: applications, availability, history, antivirus, types, pages. */
+import { bool, int32, isRecord, list, mapRecords, num, record, safeInt, splitList, str, time, type WireRecord } from './coerce.js';
+import { cloudProperties, fromAntivirusResource, resourceState, tags, type CloudProperties, type ResourceState, type ResourceView, type Tag } from './resource.js';
+
+export interface InstalledApplication {
+  id: number; name: string; vendor: string | null; version: string | null;
+  installedAt: Date | null; createdAt: Date | null; modifiedAt: Date | null;
+}
+
+export function toApplications(raw: unknown): InstalledApplication[] {
+  return mapRecords(raw, (a) => {
+    const id = safeInt(a.id);
+    const name = str(a.name);
+    if (id === null || name === null) return null;
+    return {
+      id, name, vendor: str(a.vendor), version: str(a.version),
+      installedAt: time(a.installedDate), createdAt: time(a.createdDate), modifiedAt: time(a.modifiedDate),
+    };
+  });
+}
+
+export type AvailabilityState = 'DOWN' | 'UNKNOWN' | 'OTHER';
+export interface AvailabilityPeriod {
+  key: string | null; start: Date; end: Date; durationSeconds: number; actualStart: Date | null;
+  stateCode: number; state: AvailabilityState; rca: boolean | null; scheduledStart: Date | null; scheduledEnd: Date | null;
+}
+export interface Availability {
+  from: Date; to: Date;
+  availabilityPercent: number | null; downtimeSeconds: number | null; currentState: string | null;
+  periods: AvailabilityPeriod[]; downPeriods: AvailabilityPeriod[]; downOccurrences: number | null;
+  degradedPeriods: unknown[]; degradedOccurrences: number | null; degradedSeconds: number | null;
+  pausedPeriods: unknown[]; pauseOccurrences: number | null; pausedSeconds: number | null;
+}
+
+/** State code 0 is down and 4 unknown (from a real sample); other codes are passed as OTHER. */
+export function availabilityState(code: number): AvailabilityState {
+  return code === 0 ? 'DOWN' : code === 4 ? 'UNKNOWN' : 'OTHER';
+}
+
+function period(p: WireRecord): AvailabilityPeriod | null {
+  const start = time(p.startTs);
+  const end = time(p.endTs);
+  const stateCode = int32(p.state);
+  if (!start || !end || stateCode === null) return null;
+  const scheduledStart = time(p.schStartTs);
+  const scheduledEnd = time(p.schEndTs);
+  return {
+    key: str(p.key), start, end, durationSeconds: Math.max(0, Math.round((end.getTime() - start.getTime()) / 1000)),
+    actualStart: time(p.actStartTs), stateCode, state: availabilityState(stateCode), rca: bool(p.rca),
+    scheduledStart, scheduledEnd,
+  };
+}
+
+export function toAvailability(raw: unknown, from: Date, to: Date): Availability {
+  const r = record(raw) ?? {};
+  return {
+    from, to,
+    availabilityPercent: num(r.totalAvailability),
+    downtimeSeconds: safeInt(r.totalDowntime),
+    currentState: str(r.currentState),
+    periods: mapRecords(r.totalLogList, period),
+    downPeriods: mapRecords(r.downTimeList, period),
+    downOccurrences: int32(r.noOfOccurences),
+    degradedPeriods: list(r.degradedTimeList),
+    degradedOccurrences: int32(r.noOfDegradedOccurences),
+    degradedSeconds: safeInt(r.totalDegradedTime),
+    pausedPeriods: list(r.pauseTimeList),
+    pauseOccurrences: int32(r.noOfPauseOccurences),
+    pausedSeconds: safeInt(r.totalPauseTime),
+  };
+}
+
+export interface DecommissionedAdditional {
+  bios: Record<string, string | null> | null;
+  networkCards: { id: number | null; name: string | null; ipAddresses: string[]; macAddress: string | null; dhcpEnabled: boolean | null; linkMode: string | null }[];
+  physicalDisks: { name: string | null; model: string | null; manufacturer: string | null; interfaceType: string | null; partitions: number | null; mediaType: string | null }[];
+  logicalDisks: {
+    name: string | null; description: string | null; fileSystem: string | null; total: number | null; free: number | null; monitor: boolean | null;
+    utilizationWarningThreshold: number | null; utilizationCriticalThreshold: number | null; freeDiskWarningThreshold: number | null; freeDiskCriticalThreshold: number | null;
+  }[];
+  cpus: {
+    processor: string | null; processorName: string | null; processorVersion: string | null; manufacturer: string | null; family: string | null;
+    powerManagementSupported: boolean | null; l2CacheSize: number | null; maxClockSpeed: number | null; dataWidth: number | null; numberOfCores: number | null;
+  }[];
+  videoCards: { name: string | null; ram: string | null; version: string | null; resolution: string | null; bitsPerPixel: string | null }[];
+}
+
+export interface DecommissionedResource {
+  tenantId: string;
+  id: string;
+  hostName: string | null; ipAddress: string | null; dns: string | null; decommissionedAt: Date | null;
+  deviceType: string | null; devicePath: string | null; type: string | null; state: ResourceState | null; macAddress: string | null;
+  make: string | null; model: string | null; osName: string | null; osArchitecture: string | null; serialNumber: string | null;
+  systemUID: string | null; description: string | null; agentInstalled: boolean | null; name: string | null; aliasName: string | null;
+  resourceName: string | null; resourceType: string | null; cloud: CloudProperties | null;
+  managementProfile: { id: number | null; name: string | null; type: string | null } | null;
+  tags: Tag[]; decommissionReason: string | null;
+  /** Present only when the record was read with additionalInfo=true. */
+  additional: DecommissionedAdditional | null;
+}
+
+const BIOS_KEYS = ['biosName', 'biosVersion', 'smBiosVersion', 'smBiosMajorVersion', 'smBiosMinorVersion', 'smBiosPresent', 'systemSerial', 'systemModel', 'systemManufacturer'];
+
+function additional(raw: WireRecord): DecommissionedAdditional {
+  const bios = record(raw.bios);
+  return {
+    bios: bios ? Object.fromEntries(BIOS_KEYS.map((k) => [k, str(bios[k])])) : null,
+    networkCards: mapRecords(raw.networkCards, (n) => ({
+      id: int32(n.id), name: str(n.networkName), ipAddresses: splitList(n.ipAddress, ';'), macAddress: str(n.macAddress),
+      dhcpEnabled: bool(n.dhcpEnabled), linkMode: str(n.linkMode),
+    })),
+    physicalDisks: mapRecords(raw.physicalDisks, (d) => ({
+      name: str(d.name), model: str(d.model), manufacturer: str(d.manufacturer), interfaceType: str(d.interfaceType),
+      partitions: int32(d.partitions), mediaType: str(d.mediaType),
+    })),
+    logicalDisks: mapRecords(raw.logicalDisks, (d) => ({
+      name: str(d.name), description: str(d.description), fileSystem: str(d.fileSystem), total: num(d.total), free: num(d.free),
+      monitor: bool(d.monitor), utilizationWarningThreshold: num(d.utilizationWarningThreshold),
+      utilizationCriticalThreshold: num(d.utilizationCriticalThreshold), freeDiskWarningThreshold: num(d.freeDiskWarningThreshold),
+      freeDiskCriticalThreshold: num(d.freeDiskCriticalThreshold),
+    })),
+    cpus: mapRecords(raw.cpus, (c) => ({
+      processor: str(c.processor), processorName: str(c.processorName), processorVersion: str(c.processorVersion),
+      manufacturer: str(c.manufacturer), family: str(c.family), powerManagementSupported: bool(c.powerManagementSupported),
+      l2CacheSize: safeInt(c.l2CacheSize), maxClockSpeed: safeInt(c.maxClockSpeed), dataWidth: int32(c.dataWidth), numberOfCores: int32(c.numberOfCores),
+    })),
+    videoCards: mapRecords(raw.videoCards, (v) => ({
+      name: str(v.name), ram: str(v.ram), version: str(v.version), resolution: str(v.resolution), bitsPerPixel: str(v.bitsPerPixel),
+    })),
+  };
+}
+
+export function toDecommissioned(tenantId: string, raw: unknown, withAdditional: boolean): DecommissionedResource | null {
+  if (!isRecord(raw)) return null;
+  const id = str(raw.id);
+  if (id === null) return null;
+  const profile = record(raw.managementProfile);
+  const history = record(raw.history);
+  return {
+    tenantId, id,
+    hostName: str(raw.hostName), ipAddress: str(raw.ipAddress), dns: str(raw.dns), decommissionedAt: time(raw.updatedDate),
+    deviceType: str(raw.deviceType), devicePath: str(raw.devicePath), type: str(raw.type), state: resourceState(raw.state),
+    macAddress: str(raw.macAddress), make: str(raw.make), model: str(raw.model), osName: str(raw.osName),
+    osArchitecture: str(raw.osArchitecture), serialNumber: str(raw.serialNumber), systemUID: str(raw.systemUID),
+    description: str(raw.description), agentInstalled: bool(raw.agentInstalled), name: str(raw.name), aliasName: str(raw.aliasName),
+    resourceName: str(raw.resourceName), resourceType: str(raw.resourceType), cloud: cloudProperties(raw.attributes),
+    managementProfile: profile ? { id: int32(profile.id), name: str(profile.name), type: str(profile.type) } : null,
+    tags: tags(raw.tags),
+    decommissionReason: str(history?.decommissionReason),
+    additional: withAdditional ? additional(raw) : null,
+  };
+}
+
+export type AntivirusStatus = 'UPTODATE' | 'OUTOFDATE';
+export interface AntivirusDefinition {
+  name: string | null; version: string | null; currentDefinition: string | null; currentDefinitionDate: Date | null;
+  scanDate: Date | null; supported: boolean | null; status: AntivirusStatus | null; resource: ResourceView | null;
+}
+
+export function toAntivirus(tenantId: string, raw: unknown): AntivirusDefinition | null {
+  if (!isRecord(raw)) return null;
+  const status = str(raw.status)?.toUpperCase();
+  return {
+    name: str(raw.name), version: str(raw.version), currentDefinition: str(raw.currentDefinition),
+    currentDefinitionDate: time(raw.currentDefinitionDate), scanDate: time(raw.scanDate), supported: bool(raw.supported),
+    status: status === 'UPTODATE' || status === 'OUTOFDATE' ? status : null,
+    resource: fromAntivirusResource(tenantId, raw.resource),
+  };
+}
+
+export interface ResourceType { tenantId: string; id: number; name: string; path: string; levels: string[] }
+
+export function toResourceTypes(tenantId: string, raw: unknown): ResourceType[] {
+  return mapRecords(raw, (t) => {
+    const id = int32(t.id);
+    const name = str(t.name);
+    if (id === null || name === null) return null;
+    const path = str(t.path) ?? name;
+    return { tenantId, id, name: name.trim(), path, levels: splitList(path, '>>') };
+  });
+}
+
+/**
+ * The paging envelope. Items keep their positions (an unmappable record is a null hole) so
+ * cursors, which are upstream offsets, stay right when a record is dropped.
+ */
+export interface Page<T> { items: (T | null)[]; totalResults: number; pageNo: number; pageSize: number }
+
+export function toPage<T>(raw: unknown, map: (item: unknown) => T | null): Page<T> | null {
+  if (!isRecord(raw) || !Array.isArray(raw.results)) return null;
+  const items = raw.results.map((item) => map(item));
+  return {
+    items,
+    totalResults: safeInt(raw.totalResults) ?? items.length,
+    pageNo: safeInt(raw.pageNo) ?? 1,
+    pageSize: safeInt(raw.pageSize) ?? items.length,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Per-operation DataLoaders: one upstream call per distinct key per operation. The upstream has
+ * no batch endpoints, so a batch becomes concurrent single calls, bounded by the client's fair
+ * scheduler; the loaders' value is de-duplication and the cache across the whole operation.
+ */
+import DataLoader from 'dataloader';
+import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/inventory.js';
+import { fromDetailRecord, fromSearchRecord, type ResourceView } from '../domain/resource.js';
+import type { InventorySession } from '../upstream/client.js';
+import { UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
+import { joinPairs } from '../upstream/query-string.js';
+import type { OperationStats } from '../upstream/stats.js';
+
+export interface ResourceKey { tenantId: string; id: string }
+export interface AvailabilityKey extends ResourceKey { from: number; to: number }
+
+const resourceKey = (k: ResourceKey) => `${k.tenantId}\u0000${k.id}`;
+const availabilityKey = (k: AvailabilityKey) => `${resourceKey(k)}\u0000${k.from}\u0000${k.to}`;
+/** Ids the search can filter by; others (never seen from this upstream) cannot be looked up that way. */
+const SEARCHABLE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** Cache map that counts cache hits for the upstream stats. */
+class CountingCache<V> extends Map<string, V> {
+  constructor(private readonly stats: OperationStats) {
+    super();
+  }
+  override get(key: string): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined) this.stats.loaderHits++;
+    return value;
+  }
+}
+
+function loader<K, V>(stats: OperationStats, cacheKeyFn: (key: K) => string, fetchOne: (key: K) => Promise<V>): DataLoader<K, V, string> {
+  return new DataLoader<K, V, string>(
+    async (keys) => {
+      stats.loaderMisses += keys.length;
+      return Promise.all(keys.map((key) => fetchOne(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+    },
+    { cacheKeyFn, cacheMap: new CountingCache<Promise<V>>(stats) },
+  );
+}
+
+/** A lookup's 404 is an answer (null), not an error. */
+async function orNull<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof UpstreamNotFound) return null;
+    throw error;
+  }
+}
+
+function badResponse(what: string): UpstreamError {
+  return new UpstreamError(`The inventory API sent an unexpected shape for ${what}`, 'UPSTREAM_BAD_RESPONSE', 200, false);
+}
+
+export function createLoaders(session: InventorySession, stats: OperationStats) {
+  const resourceDetail = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
+    const raw = await orNull(session.detail(key.tenantId, key.id));
+    if (raw === null) return null;
+    const view = fromDetailRecord(key.tenantId, raw);
+    if (!view) throw badResponse(`resource ${key.id}`);
+    // The detail may omit its id; the key is authoritative.
+    return { ...view, id: key.id };
+  });
+
+  const resourceSearchById = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
+    if (!SEARCHABLE_ID.test(key.id)) return null;
+    const raw = await orNull(session.search(key.tenantId, { pageNo: 1, pageSize: 1, queryString: joinPairs([['id', key.id]]) }));
+    const results = (raw as { results?: unknown } | null)?.results;
+    if (!Array.isArray(results)) return null;
+    const match = results.map((r) => fromSearchRecord(key.tenantId, r)).find((v) => v?.id === key.id);
+    return match ?? null;
+  });
+
+  const applicationsByResource = loader<ResourceKey, InstalledApplication[]>(stats, resourceKey, async (key) =>
+    toApplications((await orNull(session.applications(key.tenantId, key.id))) ?? []),
+  );
+
+  const availabilityByWindow = loader<AvailabilityKey, Availability | null>(stats, availabilityKey, async (key) => {
+    const raw = await orNull(session.availability(key.tenantId, key.id, key.from, key.to));
+    return raw === null ? null : toAvailability(raw, new Date(key.from * 1000), new Date(key.to * 1000));
+  });
+
+  const decommissioned = (additional: boolean) =>
+    loader<ResourceKey, DecommissionedResource | null>(stats, resourceKey, async (key) => {
+      const raw = await orNull(session.historyDetail(key.tenantId, key.id, additional));
+      if (raw === null) return null;
+      const record = toDecommissioned(key.tenantId, raw, additional);
+      if (!record) throw badResponse(`decommissioned resource ${key.id}`);
+      return { ...record, id: key.id };
+    });
+
+  return {
+    resourceDetail,
+    resourceSearchById,
+    applicationsByResource,
+    availabilityByWindow,
+    decommissionedById: decommissioned(false),
+    decommissionedWithHardwareById: decommissioned(true),
+    /** Search hits answer later search-by-id needs for free. */
+    primeSearchHit(view: ResourceView): void {
+      if (view.form === 'search') resourceSearchById.prime({ tenantId: view.tenantId, id: view.id }, view);
+    },
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

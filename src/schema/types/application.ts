@@ -1,0 +1,15 @@
+import type { InstalledApplication } from '../../domain/inventory.js';
+import { builder } from '../builder.js';
+
+export const InstalledApplicationRef = builder.objectRef<InstalledApplication>('InstalledApplication').implement({
+  description: 'An application installed on a resource (GET /resources/{id}/applications).',
+  fields: (t) => ({
+    id: t.expose('id', { type: 'SafeInt', nullable: false }),
+    name: t.exposeString('name', { nullable: false }),
+    vendor: t.exposeString('vendor'),
+    version: t.exposeString('version'),
+    installedAt: t.expose('installedAt', { type: 'DateTime', description: 'Upstream `installedDate`; null when unknown.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'Upstream `createdDate`.' }),
+    modifiedAt: t.expose('modifiedAt', { type: 'DateTime', description: 'Upstream `modifiedDate`.' }),
+  }),
+});

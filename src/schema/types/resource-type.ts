@@ -1,0 +1,33 @@
+import type { ResourceType } from '../../domain/inventory.js';
+import { searchResources } from '../../services/inventory.js';
+import { badUserInput } from '../../upstream/errors.js';
+import { builder } from '../builder.js';
+import { ResourceFilterInput } from './filters.js';
+import { ResourceConnectionRef } from './resource.js';
+
+export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').implement({
+  description: 'A resource type with its place in the type hierarchy (GET /resourceType/minimal).',
+  fields: (t) => ({
+    id: t.exposeInt('id', { nullable: false }),
+    name: t.exposeString('name', { nullable: false }),
+    path: t.exposeString('path', { nullable: false, description: "Upstream path as given, e.g. 'Server >> Linux'." }),
+    levels: t.exposeStringList('levels', { nullable: false, description: "Path levels, trimmed: ['Server', 'Linux']." }),
+    resources: t.field({
+      type: ResourceConnectionRef,
+      nullable: false,
+      description: 'Resources of this type (search with resourceType:<name>).',
+      args: {
+        filter: t.arg({ type: ResourceFilterInput }),
+        first: t.arg.int(),
+        after: t.arg.string(),
+        last: t.arg.int(),
+        before: t.arg.string(),
+        offset: t.arg.int(),
+      },
+      resolve: (type, args, ctx) => {
+        if (args.filter?.resourceTypes) throw badUserInput('filter.resourceTypes is implied by the ResourceType', 'filter.resourceTypes');
+        return searchResources(ctx, type.tenantId, { ...args, filter: { ...args.filter, resourceTypes: [type.name] } });
+      },
+    }),
+  }),
+});

@@ -1,0 +1,76 @@
+import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { time } from '../../domain/coerce.js';
+import { builder } from '../builder.js';
+
+const ISO_INPUT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+function parseDateTimeInput(value: unknown): Date {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 0 || value > 253402300799) throw new GraphQLError('DateTime as a number must be whole epoch seconds');
+    return new Date(value * 1000);
+  }
+  // Inputs need an explicit offset: a bare local time would silently mean UTC.
+  if (typeof value !== 'string' || !ISO_INPUT.test(value.trim())) {
+    throw new GraphQLError('DateTime must be ISO-8601 with an offset (2026-01-31T12:00:00Z) or epoch seconds');
+  }
+  const date = time(value);
+  if (!date) throw new GraphQLError('DateTime is not a valid date');
+  return date;
+}
+
+builder.scalarType('DateTime', {
+  description:
+    "ISO-8601 date-time in UTC, e.g. 2016-06-30T15:24:40Z. Upstream '2016-06-30T15:24:40+0000' (any offset) and epoch seconds both map here; an empty upstream string is null. As input: ISO-8601 with an offset, or epoch seconds.",
+  serialize: (value) => {
+    const date = value instanceof Date ? value : time(value);
+    if (!date) throw new GraphQLError('DateTime cannot represent this value');
+    return date.toISOString().replace(/\.000Z$/, 'Z');
+  },
+  parseValue: parseDateTimeInput,
+  parseLiteral: (ast: ValueNode) => {
+    if (ast.kind === Kind.STRING) return parseDateTimeInput(ast.value);
+    if (ast.kind === Kind.INT) return parseDateTimeInput(Number(ast.value));
+    throw new GraphQLError('DateTime must be a string or epoch seconds');
+  },
+});
+
+function parseSafeInt(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new GraphQLError('SafeInt must be an integer between -(2^53-1) and 2^53-1');
+  return value;
+}
+
+builder.scalarType('SafeInt', {
+  description: 'Integer up to 2^53-1 (upstream numbers such as ts exceed 32 bits).',
+  serialize: (value) => parseSafeInt(value),
+  parseValue: parseSafeInt,
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.INT) throw new GraphQLError('SafeInt must be an integer');
+    return parseSafeInt(Number(ast.value));
+  },
+});
+
+function literalToJson(ast: ValueNode): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map(literalToJson);
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literalToJson(f.value)]));
+    default:
+      throw new GraphQLError('JSON literals cannot use variables');
+  }
+}
+
+builder.scalarType('JSON', {
+  description: 'Free-form upstream JSON the interface does not describe (consoles, cpus of the general form, degraded periods).',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: literalToJson,
+});

@@ -1,0 +1,124 @@
+/**
+ * updateResource: input problems become userErrors without any upstream call; a valid input is
+ * POSTed, and the resource is re-read so the payload shows what the upstream now holds.
+ */
+import type { GatewayContext } from '../context.js';
+import type { ResourceView } from '../domain/resource.js';
+import { UpstreamError } from '../upstream/errors.js';
+import { checkId } from '../upstream/query-string.js';
+import { checkTenantId } from './inventory.js';
+
+export interface UserError { field: string[]; message: string; code: string }
+
+export interface UpdateResourceInput {
+  tenantId: string | number;
+  id: string | number;
+  aliasName?: string | null;
+  alternateIP?: string | null;
+  extResourceId?: string | null;
+  networkInterfaces?: { ipAddressType?: string | null; macAddress?: string | null; isDefault?: boolean | null; ipAddress?: string | null }[] | null;
+  managementProfile?: string | null;
+  resourceType?: string | null;
+  systemUID?: string | null;
+  serialNumber?: string | null;
+  providerType?: string | null;
+  providerUID?: string | null;
+  logicalDiskDrives?: {
+    name: string; utilizationWarningThreshold?: number | null; utilizationCriticalThreshold?: number | null;
+    freeDiskWarningThreshold?: number | null; freeDiskCriticalThreshold?: number | null;
+  }[] | null;
+  oobInterfaceCards?: {
+    name: string; macAddress: string; description?: string | null; url?: string | null; oobVersion?: string | null; accessInfo?: string | null;
+    accessInfoIpV4?: string | null; remoteAccessType?: string | null; make?: string | null; model?: string | null; port?: number | null;
+  }[] | null;
+}
+
+const STRING_FIELDS = ['aliasName', 'alternateIP', 'extResourceId', 'managementProfile', 'resourceType', 'systemUID', 'serialNumber', 'providerType', 'providerUID'] as const;
+const THRESHOLDS = ['utilizationWarningThreshold', 'utilizationCriticalThreshold', 'freeDiskWarningThreshold', 'freeDiskCriticalThreshold'] as const;
+const OOB_TEXT = ['description', 'url', 'oobVersion', 'accessInfo', 'accessInfoIpV4', 'remoteAccessType', 'make', 'model'] as const;
+const MAC_RE = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
+const IP_RE = /^[0-9A-Fa-f.:]{2,45}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const MAX_TEXT = 255;
+const MAX_ITEMS = 64;
+
+export function validateUpdate(input: UpdateResourceInput): UserError[] {
+  const errors: UserError[] = [];
+  const add = (field: (string | number)[], message: string, code: string) => errors.push({ field: ['input', ...field.map(String)], message, code });
+  const text = (field: (string | number)[], value: string | null | undefined, required = false) => {
+    if (value === null || value === undefined) {
+      if (required) add(field, `${field[field.length - 1]} is required`, 'REQUIRED');
+      return;
+    }
+    if (required && value.trim() === '') add(field, `${field[field.length - 1]} is required`, 'REQUIRED');
+    else if (value.length > MAX_TEXT) add(field, `at most ${MAX_TEXT} characters`, 'TOO_LONG');
+    else if (CONTROL.test(value)) add(field, 'must not contain control characters', 'INVALID_FORMAT');
+  };
+  try { checkTenantId(String(input.tenantId)); } catch { add(['tenantId'], 'not a valid tenant id', 'INVALID_FORMAT'); }
+  try { checkId(String(input.id), 'id'); } catch { add(['id'], 'not a valid resource id', 'INVALID_FORMAT'); }
+  for (const key of STRING_FIELDS) text([key], input[key]);
+  if (input.alternateIP != null && !IP_RE.test(input.alternateIP)) add(['alternateIP'], 'must be an IP address', 'INVALID_FORMAT');
+  const lists = { networkInterfaces: input.networkInterfaces, logicalDiskDrives: input.logicalDiskDrives, oobInterfaceCards: input.oobInterfaceCards };
+  for (const [key, list] of Object.entries(lists)) if (list && list.length > MAX_ITEMS) add([key], `at most ${MAX_ITEMS} items`, 'TOO_MANY');
+  input.networkInterfaces?.forEach((nic, i) => {
+    if (nic.macAddress != null && !MAC_RE.test(nic.macAddress)) add(['networkInterfaces', i, 'macAddress'], 'must be a MAC address like 00:1A:2B:3C:4D:5E', 'INVALID_FORMAT');
+    if (nic.ipAddress != null && !IP_RE.test(nic.ipAddress)) add(['networkInterfaces', i, 'ipAddress'], 'must be an IP address', 'INVALID_FORMAT');
+  });
+  if ((input.networkInterfaces?.filter((n) => n.isDefault).length ?? 0) > 1) add(['networkInterfaces'], 'at most one interface may be the default', 'INVALID_VALUE');
+  input.logicalDiskDrives?.forEach((drive, i) => {
+    text(['logicalDiskDrives', i, 'name'], drive.name, true);
+    for (const key of THRESHOLDS) {
+      const value = drive[key];
+      if (value != null && !(value >= 0 && value <= 100)) add(['logicalDiskDrives', i, key], `${key} must be between 0 and 100`, 'OUT_OF_RANGE');
+    }
+  });
+  input.oobInterfaceCards?.forEach((card, i) => {
+    text(['oobInterfaceCards', i, 'name'], card.name, true);
+    text(['oobInterfaceCards', i, 'macAddress'], card.macAddress, true);
+    if (card.macAddress?.trim() && !MAC_RE.test(card.macAddress)) add(['oobInterfaceCards', i, 'macAddress'], 'must be a MAC address like 00:1A:2B:3C:4D:5E', 'INVALID_FORMAT');
+    for (const key of OOB_TEXT) text(['oobInterfaceCards', i, key], card[key]);
+    if (card.port != null && !(card.port >= 1 && card.port <= 65_535)) add(['oobInterfaceCards', i, 'port'], 'port must be between 1 and 65535', 'OUT_OF_RANGE');
+  });
+  const changes = [...STRING_FIELDS, 'networkInterfaces', 'logicalDiskDrives', 'oobInterfaceCards'] as const;
+  if (errors.length === 0 && !changes.some((key) => input[key] != null)) add([], 'nothing to update: give at least one field besides tenantId and id', 'EMPTY_UPDATE');
+  return errors;
+}
+
+/** GraphQL input -> the upstream's request body (field names as on the wire). */
+export function toUpdateBody(input: UpdateResourceInput): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const key of STRING_FIELDS) if (input[key] != null) body[key] = input[key];
+  if (input.networkInterfaces) {
+    body.resourceNetworkInterface = input.networkInterfaces.map((n) => ({
+      ...(n.ipAddressType != null ? { ipAddressType: n.ipAddressType } : {}),
+      ...(n.macAddress != null ? { macAddress: n.macAddress } : {}),
+      default: n.isDefault ? 1 : 0,
+      ...(n.ipAddress != null ? { ipAddress: n.ipAddress } : {}),
+    }));
+  }
+  const compact = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+  if (input.logicalDiskDrives) body.logicalDiskDrives = input.logicalDiskDrives.map(compact);
+  if (input.oobInterfaceCards) body.oobInterfaceCards = input.oobInterfaceCards.map(compact);
+  return body;
+}
+
+export async function updateResource(ctx: GatewayContext, input: UpdateResourceInput): Promise<{ resource: ResourceView | null; userErrors: UserError[] }> {
+  const userErrors = validateUpdate(input);
+  if (userErrors.length > 0) return { resource: null, userErrors };
+  const key = { tenantId: String(input.tenantId), id: String(input.id) };
+  try {
+    await ctx.session.update(key.tenantId, key.id, toUpdateBody(input));
+  } catch (error) {
+    if (error instanceof UpstreamError && error.code === 'NOT_FOUND') {
+      return { resource: null, userErrors: [{ field: ['input', 'id'], message: `resource ${key.id} was not found`, code: 'NOT_FOUND' }] };
+    }
+    if (error instanceof UpstreamError && error.code === 'BAD_USER_INPUT') {
+      return { resource: null, userErrors: [{ field: ['input'], message: error.message, code: 'UPSTREAM_REJECTED' }] };
+    }
+    throw error;
+  }
+  // Anything read earlier in this operation is stale now.
+  ctx.loaders.resourceDetail.clear(key);
+  ctx.loaders.resourceSearchById.clear(key);
+  return { resource: await ctx.loaders.resourceDetail.load(key), userErrors: [] };
+}

@@ -1,0 +1,74 @@
+/**
+ * Upstream failures as GraphQL errors with the codes of the design notes. Messages name the
+ * operation and the status, never the upstream URL, a token or a body that could hold secrets.
+ */
+import { GraphQLError } from 'graphql';
+
+export type ErrorCode =
+  | 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_BAD_RESPONSE' | 'OPERATION_TOO_EXPENSIVE' | 'CLIENT_CLOSED_REQUEST';
+
+export function gatewayError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extensions } });
+}
+
+export function badUserInput(message: string, field?: string): GraphQLError {
+  return gatewayError('BAD_USER_INPUT', message, field ? { field } : {});
+}
+
+export class UpstreamError extends GraphQLError {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    readonly status: number | null,
+    /** Worth another attempt (connection errors, 429, 502-504). */
+    readonly retryable: boolean,
+    /** The request provably never reached the upstream, so even a POST may be retried. */
+    readonly notSent = false,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message, { extensions: { code, ...(status !== null ? { upstreamStatus: status } : {}) } });
+  }
+}
+
+export class UpstreamNotFound extends UpstreamError {
+  constructor(what: string) {
+    super(`${what} was not found`, 'NOT_FOUND', 404, false);
+  }
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** Retry-After: delta seconds or an HTTP date. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** An error status from the upstream, with a short reason from its body when it has one. */
+export function errorForStatus(status: number, what: string, reason: string | null, retryAfterMs: number | null): UpstreamError {
+  const detail = reason ? `: ${reason}` : '';
+  if (status === 404) return new UpstreamNotFound(what);
+  if (status === 400 || status === 422) return new UpstreamError(`The inventory API rejected the request for ${what}${detail}`, 'BAD_USER_INPUT', status, false);
+  if (status === 401) return new UpstreamError(`The inventory API did not accept the credentials for ${what}`, 'UNAUTHENTICATED', status, false);
+  if (status === 403) return new UpstreamError(`Not allowed to read ${what}`, 'FORBIDDEN', status, false);
+  if (status === 429) return new UpstreamError(`The inventory API is rate limiting requests for ${what}`, 'RATE_LIMITED', status, true, false, retryAfterMs);
+  if (status === 504) return new UpstreamError(`The inventory API timed out on ${what}`, 'UPSTREAM_TIMEOUT', status, true);
+  return new UpstreamError(`The inventory API failed on ${what} (status ${status})`, 'UPSTREAM_UNAVAILABLE', status, RETRYABLE_STATUS.has(status));
+}
+
+/** Reasons from an error body are kept short and stripped of anything URL- or token-like. */
+export function safeReason(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as Record<string, unknown>;
+  const text = [b.message, b.error_description, b.error].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (!text) return null;
+  return text
+    .replace(/https?:\/\/\S+/gi, '[url]')
+    .replace(/bearer\s+\S+/gi, 'Bearer [redacted]')
+    .replace(/[\u0000-\u001f]/g, ' ')
+    .slice(0, 200);
+}
