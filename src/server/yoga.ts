@@ -1,5 +1,6 @@
 /** createGateway: the Yoga instance (no listening); src/server/main.ts serves it. */
 import { GraphQLError } from 'graphql';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
@@ -67,6 +68,8 @@ export function createGateway({ config, client, logger }: GatewayOptions): Gatew
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // Bundled GraphiQL: works without reaching a CDN.
+    renderGraphiQL,
     healthCheckEndpoint: '/health',
     graphiql: config.graphiql ? { defaultQuery: EXAMPLE_OPERATION, title: 'Inventory GraphQL gateway' } : false,
     maskedErrors: {

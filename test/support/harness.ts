@@ -1,0 +1,87 @@
+/**
+ * A real stack for tests: the simulator as an HTTP server, the real undici client, and the
+ * gateway listening on a real port. Everything binds to 127.0.0.1 on port 0.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type GatewayConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
+import { createUpstreamAuth } from '../../src/upstream/auth.js';
+import { createDispatcher, InventoryClient } from '../../src/upstream/client.js';
+import { createGateway, type Gateway } from '../../src/server/yoga.js';
+import { capturedLogLines } from './log-capture.js';
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  data?: T | null;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, unknown>;
+}
+
+export interface Harness {
+  simulator: Simulator;
+  gateway: Gateway;
+  config: GatewayConfig;
+  client: InventoryClient;
+  url: string;
+  logs: string[];
+  query<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  /** Raw REST call to the simulator, for comparing the gateway's answers with the upstream's. */
+  rest<T = any>(path: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  simulator?: StartSimulatorOptions;
+  env?: Record<string, string>;
+  /** Point the gateway at another upstream (e.g. a server feeding odd records). */
+  upstreamUrl?: string;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const simulator = await startSimulator({ port: 0, ...options.simulator });
+  const baseUrl = options.upstreamUrl ?? simulator.url;
+  const config = loadConfig({ INVENTORY_API_URL: baseUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'debug', ...options.env });
+  const logs: string[] = [];
+  const logger = createLogger(config.logLevel, (line) => {
+    logs.push(line);
+    capturedLogLines.push(line);
+  });
+  const dispatcher = createDispatcher(config);
+  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher });
+  const gateway = createGateway({ config, client, logger });
+  const server = http.createServer(gateway);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  return {
+    simulator,
+    gateway,
+    config,
+    client,
+    url,
+    logs,
+    async query(query, variables, headers = {}) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as GraphQLResponse;
+    },
+    async rest(path) {
+      const response = await fetch(`${simulator.url}/api/v2/tenants/${path}`);
+      return (await response.json()) as never;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dispatcher.close();
+      await simulator.close();
+    },
+  };
+}
+
+/** Upstream calls the simulator saw since the last reset, by route. */
+export function upstreamCalls(h: Harness): Record<string, number> {
+  return h.simulator.stats().calls as Record<string, number>;
+}
