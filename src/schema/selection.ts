@@ -17,3 +17,38 @@ export function selectsAnyField(info: GraphQLResolveInfo, names: ReadonlySet<str
   };
   return info.fieldNodes.some((node) => visit(node.selectionSet));
 }
+
+const concreteTypeNeeds = new WeakMap<object, boolean>();
+
+/**
+ * Whether the selection on an abstract-typed field can tell its concrete types apart: it asks
+ * for __typename, or has a fragment on a type other than the abstract type itself. When it
+ * cannot, every implementation resolves the same interface fields the same way, so resolveType
+ * may answer without loading anything. Cached per field node (documents are reused).
+ */
+export function selectionNeedsConcreteType(info: GraphQLResolveInfo, abstractTypeName: string): boolean {
+  const key = info.fieldNodes[0] as object;
+  const cached = concreteTypeNeeds.get(key);
+  if (cached !== undefined && info.fieldNodes.length === 1) return cached;
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): boolean => {
+    if (!set) return false;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === '__typename') return true;
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const on = selection.typeCondition?.name.value;
+        if ((on !== undefined && on !== abstractTypeName) || visit(selection.selectionSet)) return true;
+      } else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = info.fragments[selection.name.value];
+        if (!fragment) continue;
+        if (fragment.typeCondition.name.value !== abstractTypeName || visit(fragment.selectionSet)) return true;
+      }
+    }
+    return false;
+  };
+  const needs = info.fieldNodes.some((node) => visit(node.selectionSet));
+  if (info.fieldNodes.length === 1) concreteTypeNeeds.set(key, needs);
+  return needs;
+}

