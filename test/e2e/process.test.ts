@@ -1,0 +1,72 @@
+/** The gateway as a process: start-up on bad settings, and SIGTERM draining in-flight requests. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/app.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = `${root}node_modules/.bin/tsx`;
+
+function run(env: Record<string, string>) {
+  const child = spawn(tsx, ['src/server/main.ts'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
+      if (m) { clearInterval(timer); resolve(m[1]!); }
+    }, 20);
+    void exited.then(() => { clearInterval(timer); reject(new Error(`exited: ${stderr}`)); });
+  });
+  ready.catch(() => undefined); // awaited only by tests that expect start-up to succeed
+  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+}
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, latencyMs: 400 });
+});
+afterAll(() => sim.close());
+
+describe('gateway process', () => {
+  it.each([
+    ['UPSTREAM_RETRIES', 'many'],
+    ['INVENTORY_AUTH_MODE', 'magic'],
+    ['INVENTORY_API_URL', 'ftp://example'],
+    ['PORT', '99999'],
+  ])('stops at start-up with one line naming %s', async (name, value) => {
+    const p = run({ [name]: value });
+    expect(await p.exited).toBe(1);
+    const lines = p.output().stderr.split('\n').filter((l) => l.trim() && !l.includes('npm warn'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^Invalid setting: ${name}`));
+  });
+
+  it('drains an in-flight request on SIGTERM and exits 0', async () => {
+    const p = run({ PORT: '0', INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none' });
+    const url = await p.ready;
+    const pending = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tenant(id: "client_1") { resourceTypes { name } } }' }) });
+    await new Promise((r) => setTimeout(r, 150));
+    p.child.kill('SIGTERM');
+    const response = await pending;
+    const body = (await response.json()) as { data: { tenant: { resourceTypes: unknown[] } } };
+    expect(body.data.tenant.resourceTypes.length).toBeGreaterThan(0);
+    expect(await p.exited).toBe(0);
+  });
+
+  it('serves GraphiQL with the example query and the embedded simulator by default', async () => {
+    const p = run({ PORT: '0' });
+    const url = await p.ready;
+    expect(p.output().stdout).toMatch(/embedded simulator/);
+    const html = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('FirstLook');
+    expect(html).not.toContain('unpkg.com');
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tenant(id: "client_1") { resources(first: 1) { totalCount } } }' }) });
+    expect(((await res.json()) as { data: { tenant: { resources: { totalCount: number } } } }).data.tenant.resources.totalCount).toBe(500);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+});
