@@ -5,13 +5,13 @@ import { AvailabilityStateEnum } from './enums.js';
 export const AvailabilityPeriodRef = builder.objectRef<AvailabilityPeriod>('AvailabilityPeriod').implement({
   description: 'One period of an availability log.',
   fields: (t) => ({
-    key: t.exposeID('key'),
+    key: t.exposeID('key', { description: 'Upstream `key` (a UUID) of the period.' }),
     start: t.expose('start', { type: 'DateTime', nullable: false, description: 'Upstream `startTs` (epoch seconds).' }),
     end: t.expose('end', { type: 'DateTime', nullable: false, description: 'Upstream `endTs` (epoch seconds).' }),
     durationSeconds: t.expose('durationSeconds', { type: 'SafeInt', nullable: false, description: 'end - start.' }),
     actualStart: t.expose('actualStart', { type: 'DateTime', description: 'Upstream `actStartTs`: when the state really began, possibly before the window.' }),
     stateCode: t.exposeInt('stateCode', { nullable: false, description: 'Upstream integer code; 0 is down and 4 is unknown.' }),
-    state: t.expose('state', { type: AvailabilityStateEnum, nullable: false }),
+    state: t.expose('state', { description: 'Meaning of stateCode.', type: AvailabilityStateEnum, nullable: false }),
     rca: t.exposeBoolean('rca', { description: 'Upstream `rca`: a root-cause analysis exists.' }),
     scheduledStart: t.expose('scheduledStart', { type: 'DateTime', description: 'Upstream `schStartTs`; null when 0.' }),
     scheduledEnd: t.expose('scheduledEnd', { type: 'DateTime', description: 'Upstream `schEndTs`; null when 0.' }),
@@ -22,8 +22,8 @@ export const AvailabilityRef = builder.objectRef<Availability>('Availability').i
   description:
     'Availability of a resource over a window (GET /resources/{id}/availability). Upstream units, established from a real sample: totalDowntime is seconds, and totalAvailability is the percentage of the window that was not down.',
   fields: (t) => ({
-    from: t.expose('from', { type: 'DateTime', nullable: false }),
-    to: t.expose('to', { type: 'DateTime', nullable: false }),
+    from: t.expose('from', { description: 'Start of the window asked for.', type: 'DateTime', nullable: false }),
+    to: t.expose('to', { description: 'End of the window asked for.', type: 'DateTime', nullable: false }),
     availabilityPercent: t.exposeFloat('availabilityPercent', { description: 'Upstream `totalAvailability`: percent of the window not down.' }),
     downtimeSeconds: t.expose('downtimeSeconds', { type: 'SafeInt', description: 'Upstream `totalDowntime`: seconds down in the window.' }),
     currentState: t.exposeString('currentState', { description: 'Upstream `currentState`, e.g. down.' }),

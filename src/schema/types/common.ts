@@ -6,19 +6,19 @@ import { builder } from '../builder.js';
 export const LocationRef = builder.objectRef<Location>('Location').implement({
   description: 'Where a resource is (upstream `location`); only id and name are always present.',
   fields: (t) => ({
-    id: t.exposeInt('id', { nullable: false }),
-    name: t.exposeString('name'),
-    city: t.exposeString('city'),
-    clientId: t.exposeInt('clientId'),
-    mspId: t.exposeInt('mspId'),
+    id: t.exposeInt('id', { description: 'Location id.', nullable: false }),
+    name: t.exposeString('name', { description: 'Location name.' }),
+    city: t.exposeString('city', { description: 'City, when the record has it.' }),
+    clientId: t.exposeInt('clientId', { description: 'Owning client id, when present.' }),
+    mspId: t.exposeInt('mspId', { description: 'Owning MSP id, when present.' }),
   }),
 });
 
 export const TagRef = builder.objectRef<Tag>('Tag').implement({
   description: 'A name/value tag.',
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: false }),
-    value: t.exposeString('value'),
+    name: t.exposeString('name', { description: 'Tag name.', nullable: false }),
+    value: t.exposeString('value', { description: 'Tag value.' }),
     source: t.exposeString('source', { description: 'Upstream `tagSource` (e.g. USER, AWS); absent on history records.' }),
   }),
 });
@@ -26,18 +26,18 @@ export const TagRef = builder.objectRef<Tag>('Tag').implement({
 export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudProperties').implement({
   description: 'Cloud attributes (upstream `properties` on a resource, `attributes` on a history record).',
   fields: (t) => ({
-    provider: t.exposeString('provider'),
-    instanceId: t.exposeString('instanceId'),
-    instanceState: t.exposeString('instanceState'),
-    instanceType: t.exposeString('instanceType'),
-    publicIp: t.exposeString('publicIp'),
-    ami: t.exposeString('ami'),
+    provider: t.exposeString('provider', { description: 'Cloud provider, e.g. AWS.' }),
+    instanceId: t.exposeString('instanceId', { description: 'Cloud instance id.' }),
+    instanceState: t.exposeString('instanceState', { description: 'Cloud instance state, e.g. running.' }),
+    instanceType: t.exposeString('instanceType', { description: 'Instance type, e.g. t3.medium.' }),
+    publicIp: t.exposeString('publicIp', { description: 'Public IP address.' }),
+    ami: t.exposeString('ami', { description: 'Machine image.' }),
     launchedAt: t.expose('launchedAt', { type: 'DateTime', description: 'Upstream `launchDate`.' }),
-    owner: t.exposeString('owner'),
-    privateDns: t.exposeString('privateDns'),
-    privateIp: t.exposeString('privateIp'),
-    zone: t.exposeString('zone'),
-    monitoringState: t.exposeString('monitoringState'),
+    owner: t.exposeString('owner', { description: 'Owner (account) id.' }),
+    privateDns: t.exposeString('privateDns', { description: 'Private DNS name.' }),
+    privateIp: t.exposeString('privateIp', { description: 'Private IP address.' }),
+    zone: t.exposeString('zone', { description: 'Availability zone.' }),
+    monitoringState: t.exposeString('monitoringState', { description: 'Cloud monitoring state.' }),
   }),
 });
 
@@ -45,10 +45,10 @@ export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudPrope
 export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Relay page information.',
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage', { nullable: false }),
-    hasPreviousPage: t.exposeBoolean('hasPreviousPage', { nullable: false }),
-    startCursor: t.exposeString('startCursor'),
-    endCursor: t.exposeString('endCursor'),
+    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether items follow this page.', nullable: false }),
+    hasPreviousPage: t.exposeBoolean('hasPreviousPage', { description: 'Whether items precede this page.', nullable: false }),
+    startCursor: t.exposeString('startCursor', { description: 'Cursor of the first edge; null on an empty page.' }),
+    endCursor: t.exposeString('endCursor', { description: 'Cursor of the last edge; null on an empty page.' }),
   }),
 });
 
@@ -58,7 +58,7 @@ export const UserErrorRef = builder.objectRef<UserErrorShape>('UserError').imple
   description: 'A problem with mutation input, reported instead of performing the change.',
   fields: (t) => ({
     field: t.exposeStringList('field', { nullable: false, description: 'Path of the input field, e.g. ["input", "logicalDiskDrives", "0", "utilizationWarningThreshold"].' }),
-    message: t.exposeString('message', { nullable: false }),
+    message: t.exposeString('message', { description: 'What is wrong, for a person.', nullable: false }),
     code: t.exposeString('code', { nullable: false, description: 'Machine-readable reason, e.g. OUT_OF_RANGE, REQUIRED, INVALID_FORMAT, NOT_FOUND, UPSTREAM_REJECTED.' }),
   }),
 });

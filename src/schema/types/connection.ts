@@ -10,15 +10,15 @@ export function connectionType<T>(name: string, node: ObjectRef<GatewayTypes, T>
     description: `An edge to one ${what}.`,
     fields: (t) => ({
       cursor: t.exposeString('cursor', { nullable: false, description: 'Opaque position, for after/before.' }),
-      node: t.field({ type: node, nullable: false, resolve: (e) => e.node as never }),
+      node: t.field({ type: node, nullable: false, description: `The ${what}.`, resolve: (e) => e.node as never }),
     }),
   });
   return builder.objectRef<ConnectionShape<T>>(`${name}Connection`).implement({
     description: `A page of ${what}s.`,
     fields: (t) => ({
-      edges: t.field({ type: [edge], nullable: false, resolve: (c) => c.edges }),
+      edges: t.field({ type: [edge], nullable: false, description: 'The items of this page, with their cursors.', resolve: (c) => c.edges }),
       nodes: t.field({ type: [node], nullable: false, description: 'The nodes of `edges`, for clients that need no cursors.', resolve: (c) => c.edges.map((e) => e.node) as never }),
-      pageInfo: t.field({ type: PageInfoRef, nullable: false, resolve: (c) => c.pageInfo }),
+      pageInfo: t.field({ type: PageInfoRef, nullable: false, description: 'Where this page is in the whole list.', resolve: (c) => c.pageInfo }),
       totalCount: t.exposeInt('totalCount', { nullable: false, description: 'All matching items (upstream totalResults).' }),
     }),
   });

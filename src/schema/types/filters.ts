@@ -7,16 +7,16 @@ import {
 export const DateRangeInput = builder.inputType('DateRange', {
   description: 'Inclusive range; either end may be left open.',
   fields: (t) => ({
-    from: t.field({ type: 'DateTime' }),
-    to: t.field({ type: 'DateTime' }),
+    from: t.field({ description: 'Start, inclusive; open when null.', type: 'DateTime' }),
+    to: t.field({ description: 'End, inclusive; open when null.', type: 'DateTime' }),
   }),
 });
 
 export const GroupMatchInput = builder.inputType('GroupMatch', {
   description: 'name with exact (isEquals:true) or similar (isEquals:false) matching. The upstream has one isEquals for deviceGroup, serviceGroup and deviceLocation, so all given must agree on `exact`.',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    exact: t.boolean({ defaultValue: false }),
+    name: t.string({ description: 'Group or location name.', required: true }),
+    exact: t.boolean({ description: 'true: exact match (isEquals:true); false: similar match.', defaultValue: false }),
   }),
 });
 
@@ -61,8 +61,8 @@ export const ResourceFilterInput = builder.inputType('ResourceFilter', {
 export const ResourceOrderInput = builder.inputType('ResourceOrder', {
   description: 'Ordering of the resource search (upstream sortName / isDescendingOrder).',
   fields: (t) => ({
-    field: t.field({ type: ResourceOrderFieldEnum, required: true }),
-    direction: t.field({ type: OrderDirectionEnum, required: true }),
+    field: t.field({ description: 'Field to sort by.', type: ResourceOrderFieldEnum, required: true }),
+    direction: t.field({ description: 'Sort direction.', type: OrderDirectionEnum, required: true }),
   }),
 });
 
@@ -92,7 +92,7 @@ export const DecommissionedResourceFilterInput = builder.inputType('Decommission
 export const AntivirusOrderInput = builder.inputType('AntivirusOrder', {
   description: 'Ordering of the antivirus list (upstream sortName / isDescendingOrder).',
   fields: (t) => ({
-    field: t.field({ type: AntivirusOrderFieldEnum, required: true }),
-    direction: t.field({ type: OrderDirectionEnum, required: true }),
+    field: t.field({ description: 'Field to sort by.', type: AntivirusOrderFieldEnum, required: true }),
+    direction: t.field({ description: 'Sort direction.', type: OrderDirectionEnum, required: true }),
   }),
 });

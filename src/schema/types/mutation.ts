@@ -7,58 +7,58 @@ import { ResourceRef } from './resource.js';
 const NetworkInterfaceInput = builder.inputType('NetworkInterfaceInput', {
   description: 'A network interface (upstream `resourceNetworkInterface` entry).',
   fields: (t) => ({
-    ipAddressType: t.field({ type: IpAddressTypeEnum }),
-    macAddress: t.string(),
+    ipAddressType: t.field({ description: 'STATIC or DHCP.', type: IpAddressTypeEnum }),
+    macAddress: t.string({ description: 'MAC address, e.g. 00:1A:2B:3C:4D:5E.' }),
     isDefault: t.boolean({ description: 'Upstream `default` (1 or 0).' }),
-    ipAddress: t.string(),
+    ipAddress: t.string({ description: 'IPv4 or IPv6 address.' }),
   }),
 });
 
 const LogicalDiskDriveInput = builder.inputType('LogicalDiskDriveInput', {
   description: 'Disk thresholds of a logical drive; each threshold between 0 and 100.',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    utilizationWarningThreshold: t.float(),
-    utilizationCriticalThreshold: t.float(),
-    freeDiskWarningThreshold: t.float(),
-    freeDiskCriticalThreshold: t.float(),
+    name: t.string({ description: 'Drive name, e.g. C: or /.', required: true }),
+    utilizationWarningThreshold: t.float({ description: 'Warning when used space exceeds this percent (0-100).' }),
+    utilizationCriticalThreshold: t.float({ description: 'Critical when used space exceeds this percent (0-100).' }),
+    freeDiskWarningThreshold: t.float({ description: 'Warning when free space falls below this percent (0-100).' }),
+    freeDiskCriticalThreshold: t.float({ description: 'Critical when free space falls below this percent (0-100).' }),
   }),
 });
 
 const OobInterfaceCardInput = builder.inputType('OobInterfaceCardInput', {
   description: 'An out-of-band management card; name and macAddress are required.',
   fields: (t) => ({
-    name: t.string({ required: true }),
-    macAddress: t.string({ required: true }),
-    description: t.string(),
-    url: t.string(),
-    oobVersion: t.string(),
-    accessInfo: t.string(),
-    accessInfoIpV4: t.string(),
-    remoteAccessType: t.string(),
-    make: t.string(),
-    model: t.string(),
-    port: t.int(),
+    name: t.string({ description: 'Card name (required).', required: true }),
+    macAddress: t.string({ description: 'MAC address (required).', required: true }),
+    description: t.string({ description: 'Free text.' }),
+    url: t.string({ description: 'Management URL of the card.' }),
+    oobVersion: t.string({ description: 'Firmware or protocol version.' }),
+    accessInfo: t.string({ description: 'How to reach the card.' }),
+    accessInfoIpV4: t.string({ description: 'IPv4 address to reach the card.' }),
+    remoteAccessType: t.string({ description: 'Remote access type, e.g. IPMI.' }),
+    make: t.string({ description: 'Manufacturer.' }),
+    model: t.string({ description: 'Model.' }),
+    port: t.int({ description: 'Port (1-65535).' }),
   }),
 });
 
 const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
   description: 'The attributes of a resource that can be changed (POST /resources/{id}); unset fields are left as they are.',
   fields: (t) => ({
-    tenantId: t.id({ required: true }),
-    id: t.id({ required: true }),
-    aliasName: t.string(),
+    tenantId: t.id({ description: 'Tenant of the resource.', required: true }),
+    id: t.id({ description: 'Resource id.', required: true }),
+    aliasName: t.string({ description: 'Another name of the resource.' }),
     alternateIP: t.string({ description: 'The gateway uses it to discover the resource when set.' }),
     extResourceId: t.string({ description: 'Third-party integration id.' }),
     networkInterfaces: t.field({ type: [NetworkInterfaceInput], description: 'Upstream `resourceNetworkInterface`.' }),
     managementProfile: t.string({ description: 'Name of the management profile.' }),
-    resourceType: t.string(),
-    systemUID: t.string(),
-    serialNumber: t.string(),
-    providerType: t.string(),
-    providerUID: t.string(),
-    logicalDiskDrives: t.field({ type: [LogicalDiskDriveInput] }),
-    oobInterfaceCards: t.field({ type: [OobInterfaceCardInput] }),
+    resourceType: t.string({ description: 'Resource type name.' }),
+    systemUID: t.string({ description: 'System unique id.' }),
+    serialNumber: t.string({ description: 'Serial number.' }),
+    providerType: t.string({ description: 'Cloud provider type.' }),
+    providerUID: t.string({ description: 'Id at the cloud provider.' }),
+    logicalDiskDrives: t.field({ description: 'Disk thresholds per drive.', type: [LogicalDiskDriveInput] }),
+    oobInterfaceCards: t.field({ description: 'Out-of-band management cards.', type: [OobInterfaceCardInput] }),
   }),
 });
 
@@ -71,6 +71,7 @@ const UpdateResourcePayloadRef = builder.objectRef<Awaited<ReturnType<typeof upd
 });
 
 builder.mutationType({
+  description: 'Changes to the inventory.',
   fields: (t) => ({
     updateResource: t.field({
       type: UpdateResourcePayloadRef,

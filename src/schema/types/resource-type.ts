@@ -8,8 +8,8 @@ import { ResourceConnectionRef } from './resource.js';
 export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').implement({
   description: 'A resource type with its place in the type hierarchy (GET /resourceType/minimal).',
   fields: (t) => ({
-    id: t.exposeInt('id', { nullable: false }),
-    name: t.exposeString('name', { nullable: false }),
+    id: t.exposeInt('id', { description: 'Resource type id.', nullable: false }),
+    name: t.exposeString('name', { description: 'Resource type name, trimmed.', nullable: false }),
     path: t.exposeString('path', { nullable: false, description: "Upstream path as given, e.g. 'Server >> Linux'." }),
     levels: t.exposeStringList('levels', { nullable: false, description: "Path levels, trimmed: ['Server', 'Linux']." }),
     resources: t.field({

@@ -16,7 +16,7 @@ export interface TenantShape { id: string }
 export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
   description: 'Everything of one tenant (a client or MSP account).',
   fields: (t) => ({
-    id: t.exposeID('id', { nullable: false }),
+    id: t.exposeID('id', { description: 'Tenant id, e.g. client_1.', nullable: false }),
     resources: t.field({
       type: ResourceConnectionRef,
       nullable: false,
@@ -97,6 +97,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
 });
 
 builder.queryType({
+  description: 'Read access to the inventory, one tenant at a time.',
   fields: (t) => ({
     tenant: t.field({
       type: TenantRef,

@@ -1,0 +1,35 @@
+/** The graph documents itself: every type and field says what it is (and which upstream field it maps where names differ). */
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../../src/schema/index.js';
+
+const ownTypes = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name));
+
+describe('schema documentation', () => {
+  it('describes every type and every field', () => {
+    const missing: string[] = [];
+    for (const type of ownTypes) {
+      if (!type.description) missing.push(type.name);
+      if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+        for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps the root fields, types and enum values of the design sketch', () => {
+    const tenant = schema.getType('Tenant');
+    expect(isObjectType(tenant) && Object.keys(tenant.getFields()).sort()).toEqual(
+      ['antivirusDefinitions', 'decommissionedResource', 'decommissionedResources', 'id', 'resource', 'resourceList', 'resourceTypes', 'resources'],
+    );
+    for (const name of ['GeneralResource', 'DeviceResource', 'SyntheticResource']) {
+      const type = schema.getType(name);
+      expect(isObjectType(type) && type.getInterfaces().map((i) => i.name)).toEqual(['Resource']);
+    }
+    const order = schema.getType('ResourceOrderField');
+    expect(isEnumType(order) && order.getValues().map((v) => v.name).sort()).toEqual(['CREATED_DATE', 'HOST_NAME', 'ID', 'IP_ADDRESS', 'NAME', 'RESOURCE_TYPE', 'STATE']);
+    const appRole = schema.getType('AppRole');
+    expect(isEnumType(appRole) && appRole.getValues().map((v) => v.name)).toEqual(expect.arrayContaining(['ACTIVEMQ', 'DNS_SERVER', 'DOCKER_CONTAINER', 'MEMORY_STATS', 'ZOOKEEPER', 'HDFS_NAMENODE', 'MOXI_SERVER']));
+    expect(schema.getMutationType()?.getFields().updateResource).toBeDefined();
+  });
+});
