@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FairScheduler } from '../../src/upstream/scheduler.js';
+
+const tick = () => new Promise((r) => setTimeout(r, 1));
+
+describe('FairScheduler', () => {
+  it('bounds calls per process and per lane', async () => {
+    const scheduler = new FairScheduler(4);
+    const a = scheduler.lane(3);
+    const b = scheduler.lane(3);
+    let running = 0;
+    let maxRunning = 0;
+    let maxA = 0;
+    let runningA = 0;
+    const task = (lane: 'a' | 'b') => async () => {
+      running++;
+      if (lane === 'a') runningA++;
+      maxRunning = Math.max(maxRunning, running);
+      maxA = Math.max(maxA, runningA);
+      await tick();
+      running--;
+      if (lane === 'a') runningA--;
+    };
+    await Promise.all([...Array.from({ length: 20 }, () => a.run(task('a'))), ...Array.from({ length: 20 }, () => b.run(task('b')))]);
+    expect(maxRunning).toBe(4);
+    expect(maxA).toBe(3);
+    expect(scheduler.inFlight).toBe(0);
+  });
+
+  it('serves a small lane promptly although a big lane queued first', async () => {
+    const scheduler = new FairScheduler(2);
+    const big = scheduler.lane(2);
+    const small = scheduler.lane(2);
+    const order: string[] = [];
+    const work = (name: string) => async () => {
+      order.push(name);
+      await tick();
+    };
+    const bigDone = Promise.all(Array.from({ length: 50 }, (_, i) => big.run(work(`big${i}`))));
+    const smallDone = small.run(work('small'));
+    await Promise.all([bigDone, smallDone]);
+    expect(order.indexOf('small')).toBeLessThan(4);
+  });
+
+  it('drops a queued call whose signal aborts', async () => {
+    const scheduler = new FairScheduler(1);
+    const lane = scheduler.lane(1);
+    const controller = new AbortController();
+    const first = lane.run(async () => { await tick(); return 1; });
+    const second = lane.run(async () => 2, controller.signal);
+    controller.abort(new Error('gone'));
+    await expect(second).rejects.toThrow('gone');
+    expect(await first).toBe(1);
+    await tick(); // the slot is released just after the task settles
+    expect(scheduler.inFlight).toBe(0);
+  });
+});
