@@ -65,6 +65,8 @@ const EPOCH_MS_THRESHOLD = 1e11;
 export function time(value: unknown): Date | null {
   if (typeof value === 'number') return epoch(value);
   if (typeof value !== 'string') return null;
+  const fast = upstreamFormat(value);
+  if (fast !== undefined) return fast;
   const text = value.trim();
   if (text === '') return null;
   if (/^\d+$/.test(text)) return epoch(Number(text));
@@ -86,6 +88,34 @@ export function time(value: unknown): Date | null {
   const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(frac.padEnd(3, '0').slice(0, 3)));
   const date = new Date(ms - offsetMinutes * 60_000);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const digit = (text: string, i: number) => text.charCodeAt(i) - 48;
+const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1);
+
+/**
+ * Fast path for the upstream's own form, yyyy-MM-ddTHH:mm:ss±hhmm (24 characters), which is
+ * most timestamps on a page; undefined hands anything else to the general parser.
+ */
+function upstreamFormat(text: string): Date | null | undefined {
+  if (text.length !== 24 || text[10] !== 'T' || text[4] !== '-' || text[7] !== '-' || text[13] !== ':' || text[16] !== ':') return undefined;
+  const sign = text[19] === '+' ? 1 : text[19] === '-' ? -1 : 0;
+  if (sign === 0) return undefined;
+  for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22, 23]) {
+    const d = text.charCodeAt(i);
+    if (d < 48 || d > 57) return undefined;
+  }
+  const month = two(text, 5);
+  const day = two(text, 8);
+  const hours = two(text, 11);
+  const minutes = two(text, 14);
+  const seconds = two(text, 17);
+  const offsetHours = two(text, 20);
+  const offsetMinutes = two(text, 22);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hours > 23 || minutes > 59 || seconds > 60 || offsetHours > 18 || offsetMinutes > 59) return null;
+  const year = two(text, 0) * 100 + two(text, 2);
+  const ms = Date.UTC(year, month - 1, day, hours, minutes, seconds) - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return new Date(ms);
 }
 
 function epoch(value: number): Date | null {

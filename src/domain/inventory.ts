@@ -4,7 +4,21 @@ import { cloudProperties, fromAntivirusResource, resourceState, tags, type Cloud
 
 export interface InstalledApplication {
   id: number; name: string; vendor: string | null; version: string | null;
-  installedAt: Date | null; createdAt: Date | null; modifiedAt: Date | null;
+  readonly installedAt: Date | null; readonly createdAt: Date | null; readonly modifiedAt: Date | null;
+}
+
+/** Dates are read when asked for: a page of applications is mostly shown by name and version. */
+class ApplicationRecord implements InstalledApplication {
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    readonly vendor: string | null,
+    readonly version: string | null,
+    private readonly raw: WireRecord,
+  ) {}
+  get installedAt() { return time(this.raw.installedDate); }
+  get createdAt() { return time(this.raw.createdDate); }
+  get modifiedAt() { return time(this.raw.modifiedDate); }
 }
 
 export function toApplications(raw: unknown): InstalledApplication[] {
@@ -12,10 +26,7 @@ export function toApplications(raw: unknown): InstalledApplication[] {
     const id = safeInt(a.id);
     const name = str(a.name);
     if (id === null || name === null) return null;
-    return {
-      id, name, vendor: str(a.vendor), version: str(a.version),
-      installedAt: time(a.installedDate), createdAt: time(a.createdDate), modifiedAt: time(a.modifiedDate),
-    };
+    return new ApplicationRecord(id, name, str(a.vendor), str(a.version), a);
   });
 }
 

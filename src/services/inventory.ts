@@ -77,8 +77,14 @@ export async function listMinimal(ctx: GatewayContext, tenantId: string, args: M
   return raw.map((r) => fromMinimalRecord(tenantId, r)).filter((v): v is ResourceView => v !== null);
 }
 
-export function getResource(ctx: GatewayContext, tenantId: string, id: string): Promise<ResourceView | null> {
-  return ctx.loaders.resourceDetail.load({ tenantId, id: checkId(id, 'id') });
+/**
+ * A lookup must read the detail to know whether the resource exists; when the selection also
+ * wants applications, they are requested at the same time rather than after the detail.
+ */
+export function getResource(ctx: GatewayContext, tenantId: string, id: string, prefetchApplications = false): Promise<ResourceView | null> {
+  const key = { tenantId, id: checkId(id, 'id') };
+  if (prefetchApplications) ctx.loaders.applicationsByResource.load(key).catch(() => undefined); // errors surface on the field itself
+  return ctx.loaders.resourceDetail.load(key);
 }
 
 export interface DecommissionedListArgs extends ConnectionArgs {

@@ -4,6 +4,7 @@
  * idempotent calls (honouring Retry-After up to a cap), bounded fair concurrency, and abort when
  * the GraphQL client goes away. It returns parsed JSON; mapping happens in src/domain.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
@@ -72,9 +73,15 @@ export function encodeQuery(query: Record<string, QueryValue>): string {
 export class InventoryClient {
   readonly scheduler: FairScheduler;
   readonly dispatcher: Dispatcher;
+  /** Parsed once: each call then dispatches by origin and path without parsing a URL. */
+  readonly origin: string;
+  readonly basePath: string;
   private readonly ownsDispatcher: boolean;
 
   constructor(readonly options: InventoryClientOptions) {
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
     this.scheduler = new FairScheduler(options.settings.upstreamMaxInFlight);
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ?? createDispatcher(options.settings);
@@ -126,6 +133,8 @@ export class InventorySession {
     this.deadline = performance.now() + settings.operationTimeoutMs;
     const deadlineSignal = AbortSignal.timeout(settings.operationTimeoutMs);
     this.signal = options.signal ? AbortSignal.any([options.signal, deadlineSignal]) : deadlineSignal;
+    // Every queued and running upstream call listens on this signal; dozens at once are expected.
+    setMaxListeners(0, this.signal);
   }
 
   // ---- the ten endpoints -------------------------------------------------------------
@@ -176,13 +185,13 @@ export class InventorySession {
   private async send(call: Call): Promise<unknown> {
     const { settings, auth, logger } = this.client.options;
     const idempotent = call.method === 'GET';
-    const url = `${this.client.options.baseUrl}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
+    const path = `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
     let refreshedAuth = false;
     for (let attempt = 0; ; attempt++) {
       this.throwIfStopped(call);
-      const authorization = await auth.header(this.options.authorization);
+      const authorization = auth.mode === 'none' ? null : await auth.header(this.options.authorization);
       try {
-        return await this.lane.run(() => this.attempt(call, url, authorization), this.signal);
+        return await this.lane.run(() => this.attempt(call, path, authorization), this.signal);
       } catch (raw) {
         const error = this.classify(raw, call);
         if (error.code === 'UNAUTHENTICATED' && error.status === 401 && !refreshedAuth && (await auth.refresh(authorization))) {
@@ -226,7 +235,7 @@ export class InventorySession {
     });
   }
 
-  private async attempt(call: Call, url: string, authorization: string | null): Promise<unknown> {
+  private async attempt(call: Call, path: string, authorization: string | null): Promise<unknown> {
     const { settings } = this.client.options;
     const remaining = Math.max(1, this.deadline - performance.now());
     const timeout = Math.min(settings.upstreamTimeoutMs, remaining);
@@ -239,8 +248,9 @@ export class InventorySession {
     }
     const started = performance.now();
     try {
-      const response = await request(url, {
-        dispatcher: this.client.dispatcher,
+      const response = await this.client.dispatcher.request({
+        origin: this.client.origin,
+        path,
         method: call.method,
         headers,
         body: payload,

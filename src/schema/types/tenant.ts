@@ -13,6 +13,8 @@ import { ResourceTypeRef } from './resource-type.js';
 
 export interface TenantShape { id: string }
 
+const APPLICATIONS_FIELD = new Set(['applications']);
+
 export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
   description: 'Everything of one tenant (a client or MSP account).',
   fields: (t) => ({
@@ -50,7 +52,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       type: ResourceRef,
       description: 'GET /resources/{id}. Null when the upstream does not know the id.',
       args: { id: t.arg.id({ required: true }) },
-      resolve: (tenant, args, ctx) => getResource(ctx, tenant.id, String(args.id)),
+      resolve: (tenant, args, ctx, info) => getResource(ctx, tenant.id, String(args.id), selectsAnyField(info, APPLICATIONS_FIELD)),
     }),
     decommissionedResources: t.field({
       type: DecommissionedResourceConnectionRef,

@@ -1,0 +1,193 @@
+/**
+ * npm run bench: the gateway against an ideal hand-written undici client doing the same upstream
+ * calls with the same in-flight limit, at several simulated upstream latencies; plus the
+ * simulator's own speed and the gateway's heap over 2,000 requests of scenario (b).
+ *
+ * The simulator runs in a child process so that it does not share an event loop with either
+ * contender. Run with --expose-gc (the npm script does) for the memory figures.
+ */
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { createGateway } from '../src/server/yoga.js';
+import { noAuth } from '../src/upstream/auth.js';
+import { createDispatcher, InventoryClient } from '../src/upstream/client.js';
+import { scenarios, type Scenario } from './scenarios.js';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
+const REQUESTS = Number(args.get('requests') ?? 60);
+const MEMORY_REQUESTS = Number(args.get('memory') ?? 2000);
+const PER_OPERATION = 16;
+
+const median = (xs: number[]) => percentile(xs, 50);
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+async function startSimulatorProcess(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env: { ...process.env, SIMULATOR_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+async function simConfig(url: string, patch: Record<string, unknown>) {
+  await (await fetch(`${url}/__sim/config`, { method: 'POST', body: JSON.stringify(patch) })).text();
+}
+async function simStats(url: string) {
+  return (await (await fetch(`${url}/__sim/stats`)).json()) as { calls: Record<string, number>; totalCalls: number; maxInFlight: number };
+}
+
+/** The ideal client: the same calls, at most PER_OPERATION in flight, keep-alive. */
+async function idealOperation(agent: Agent, base: string, scenario: Scenario): Promise<void> {
+  const get = async (path: string) => {
+    const res = await request(`${base}${path}`, { dispatcher: agent });
+    const body = await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`ideal client: ${res.statusCode} on ${path}`);
+    return body;
+  };
+  const firstPath = scenario.ideal.first('client_1');
+  const first = firstPath ? await get(firstPath) : null;
+  const queue = scenario.ideal.then(first, 'client_1');
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PER_OPERATION, queue.length) }, async () => {
+      while (next < queue.length) await get(queue[next++]!);
+    }),
+  );
+}
+
+async function timeIdeal(agent: Agent, base: string, scenario: Scenario, runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await idealOperation(agent, base, scenario);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function timeGateway(url: string, scenario: Scenario, runs: number): Promise<number[]> {
+  const body = JSON.stringify({ query: scenario.query });
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const json = (await res.body.json()) as { errors?: unknown[] };
+    if (json.errors) throw new Error(`gateway errors: ${JSON.stringify(json.errors).slice(0, 300)}`);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function throughput(url: string, scenario: Scenario, connections: number, amount: number) {
+  const started = performance.now();
+  const result = await autocannon({
+    url, connections, amount, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: scenario.query }),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  return { rps: round(result.requests.total / seconds), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function main() {
+  const sim = await startSimulatorProcess();
+  const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION) });
+  const logger = createLogger('warn');
+  const dispatcher = createDispatcher(config);
+  const client = new InventoryClient({ baseUrl: sim.url, auth: noAuth, settings: config, logger, dispatcher });
+  const server = http.createServer(createGateway({ config, client, logger }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  const agent = new Agent({ connections: config.upstreamMaxInFlight, keepAliveTimeout: 10_000 });
+
+  const page = (await (await fetch(`${sim.url}/api/v2/tenants/client_1/resources/search?pageSize=20`)).json()) as { results: { id: string }[] };
+  const all = scenarios(page.results.map((r) => r.id));
+  const lines: string[] = [];
+  const log = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+
+  // Simulator speed: one page of 100 search records.
+  const simTimes: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const started = performance.now();
+    const res = await request(`${sim.url}/api/v2/tenants/client_1/resources/search?pageSize=100&pageNo=${(i % 5) + 1}`, { dispatcher: agent });
+    await res.body.text();
+    simTimes.push(performance.now() - started);
+  }
+  log(`Simulator, search page of 100 records (300 sequential calls): median ${round(median(simTimes), 2)} ms, p99 ${round(percentile(simTimes, 99), 2)} ms`);
+  log('');
+
+  // Upstream call counts per scenario, from the simulator's own stats.
+  for (const scenario of all) {
+    await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });
+    await timeGateway(url, scenario, 1);
+    const stats = await simStats(sim.url);
+    log(`(${scenario.name}) ${scenario.description}: ${stats.totalCalls} upstream calls ${JSON.stringify(stats.calls)}, max in flight ${stats.maxInFlight}`);
+  }
+  log('');
+  log('| latency | scenario | gateway p50 | gateway p99 | ideal p50 | ideal p99 | ratio p50 | gateway req/s (4 conns) |');
+  log('|---|---|---|---|---|---|---|---|');
+  for (const latency of LATENCIES) {
+    await simConfig(sim.url, { latencyMs: latency, jitterMs: 0 });
+    for (const scenario of all) {
+      await timeGateway(url, scenario, 5); // warm-up
+      await timeIdeal(agent, sim.url, scenario, 5);
+      // Alternate the two so that drift on the machine hits both alike.
+      const gateway: number[] = [];
+      const ideal: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        gateway.push(...(await timeGateway(url, scenario, 1)));
+        ideal.push(...(await timeIdeal(agent, sim.url, scenario, 1)));
+      }
+      const tp = await throughput(url, scenario, 4, Math.max(40, REQUESTS));
+      log(
+        `| ${latency} ms | (${scenario.name}) | ${round(median(gateway))} ms | ${round(percentile(gateway, 99))} ms | ${round(median(ideal))} ms | ${round(percentile(ideal, 99))} ms | ${round(median(gateway) / median(ideal), 2)}x | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} |`,
+      );
+    }
+  }
+
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc && MEMORY_REQUESTS > 0) {
+    await simConfig(sim.url, { latencyMs: 0 });
+    const scenarioB = all[1]!;
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed / 1024 / 1024;
+    };
+    const body = JSON.stringify({ query: scenarioB.query });
+    const fire = async (n: number) => {
+      await autocannon({ url, connections: 4, amount: n, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    };
+    await fire(200);
+    const after200 = heap();
+    await fire(MEMORY_REQUESTS - 200);
+    const afterAll = heap();
+    log('');
+    log(`Memory over ${MEMORY_REQUESTS} requests of (b): heap after GC ${round(after200)} MiB after 200, ${round(afterAll)} MiB after ${MEMORY_REQUESTS} (${round(((afterAll - after200) / after200) * 100)}%)`);
+  }
+
+  server.closeAllConnections();
+  server.close();
+  await agent.close();
+  await dispatcher.close();
+  sim.stop();
+}
+
+await main();

@@ -1,0 +1,111 @@
+/** Nested resolution makes exactly the upstream calls needed, de-duplicated and bounded. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '6', UPSTREAM_MAX_IN_FLIGHT: '10' } });
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.simulator.configure({ latencyMs: 0 });
+  h.simulator.resetStats();
+});
+
+const FROM = '2026-10-31T00:00:00Z';
+const TO = '2026-11-01T00:00:00Z';
+const NODE_B = `id hostName applications { name version } availability(from: "${FROM}", to: "${TO}") { availabilityPercent downtimeSeconds }`;
+
+describe('upstream calls per query', () => {
+  it('(a) a 100-resource page with hostName only makes exactly one call', async () => {
+    const res = await h.query('{ tenant(id: "client_1") { resources(first: 100) { nodes { id hostName ipAddress state createdAt } } } }');
+    expect(res.data!.tenant.resources.nodes).toHaveLength(100);
+    expect(upstreamCalls(h)).toEqual({ search: 1 });
+  });
+
+  it('(b) the page with applications and a 24 h window makes exactly 1 + 100 + 100 calls', async () => {
+    const res = await h.query(`{ tenant(id: "client_1") { resources(first: 100) { nodes { ${NODE_B} } } } }`);
+    expect(res.errors).toBeUndefined();
+    expect(upstreamCalls(h)).toEqual({ search: 1, applications: 100, availability: 100 });
+    const rest = await h.rest('client_1/resources/search?pageSize=100');
+    const first = rest.results[0];
+    const apps = await h.rest(`client_1/resources/${first.id}/applications`);
+    expect(res.data!.tenant.resources.nodes[0].applications).toEqual(apps.map((a: { name: string; version: string }) => ({ name: a.name, version: a.version })));
+  });
+
+  it('(b) repeating every field under a second alias adds zero calls', async () => {
+    const res = await h.query(`{ tenant(id: "client_1") {
+      one: resources(first: 100) { nodes { ${NODE_B} } }
+      two: resources(first: 100) { nodes { again: applications { name } ${NODE_B} av2: availability(from: "${FROM}", to: "${TO}") { currentState } } }
+    } }`);
+    expect(res.errors).toBeUndefined();
+    // The second connection reads the same search page again (a list is not cached by key); nothing nested is repeated.
+    expect(upstreamCalls(h)).toEqual({ search: 2, applications: 100, availability: 100 });
+  });
+
+  it('a different availability window is a different key', async () => {
+    await h.query(`{ tenant(id: "client_1") { resources(first: 5) { nodes {
+      a: availability(from: "${FROM}", to: "${TO}") { downtimeSeconds }
+      b: availability(from: "2026-10-30T00:00:00Z", to: "${TO}") { downtimeSeconds }
+    } } } }`);
+    expect(upstreamCalls(h)).toEqual({ search: 1, availability: 10 });
+  });
+
+  it('the same resource reached by list, lookup, repeated ids and antivirus records is read once', async () => {
+    const av = await h.rest('client_1/resources/antivirus/search?pageSize=10');
+    const id = av.results[0].resource.id;
+    const res = await h.query(
+      `query($id: ID!) { tenant(id: "client_1") {
+        x: resource(id: $id) { __typename status applications { name } }
+        y: resource(id: $id) { status location { name } applications { version } }
+        antivirusDefinitions(first: 10) { nodes { resource { id status applications { name } } } }
+        resources(first: 10, filter: { id: $id }) { nodes { status applications { name } } }
+      } }`,
+      { id },
+    );
+    expect(res.errors).toBeUndefined();
+    const calls = upstreamCalls(h);
+    const distinct = new Set(av.results.map((a: { resource: { id: string } }) => a.resource.id));
+    distinct.add(id);
+    expect(calls).toEqual({ antivirus: 1, search: 1, detail: distinct.size, applications: distinct.size });
+  });
+
+  it('reports the cost in extensions with x-upstream-stats: 1', async () => {
+    const res = await h.query(`{ tenant(id: "client_1") { resources(first: 10) { nodes { ${NODE_B} dup: applications { name } } } } }`, undefined, { 'x-upstream-stats': '1' });
+    expect(res.extensions?.upstream).toEqual({
+      calls: { search: 1, applications: 10, availability: 10 },
+      totalCalls: 21,
+      retries: 0,
+      upstreamMs: expect.any(Number),
+      loaderHits: 10,
+      loaderMisses: 20,
+    });
+    const plain = await h.query('{ tenant(id: "client_1") { id } }');
+    expect(plain.extensions).toBeUndefined();
+  });
+});
+
+describe('concurrency bounds', () => {
+  it('keeps one operation within its in-flight limit', async () => {
+    h.simulator.configure({ latencyMs: 30 });
+    await h.query(`{ tenant(id: "client_1") { resources(first: 30) { nodes { applications { name } } } } }`);
+    const stats = h.simulator.stats();
+    expect(stats.calls.applications).toBe(30);
+    expect(stats.maxInFlight).toBe(6);
+  });
+
+  it('keeps the process within its limit and lets a small query through while a big one runs', async () => {
+    h.simulator.configure({ latencyMs: 30 });
+    const big = h.query(`{ tenant(id: "client_1") { resources(first: 100) { nodes { applications { name } } } } }`);
+    const big2 = h.query(`{ tenant(id: "client_1") { resources(first: 100, offset: 100) { nodes { applications { name } } } } }`);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    const small = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    const smallMs = performance.now() - started;
+    await Promise.all([big, big2]);
+    expect(small.data!.tenant.resourceTypes.length).toBeGreaterThan(0);
+    expect(h.simulator.stats().maxInFlight).toBeLessThanOrEqual(10);
+    // A FIFO queue would make it wait behind ~180 queued calls: 18 rounds of 30 ms (540 ms).
+    expect(smallMs).toBeLessThan(300);
+  });
+});
