@@ -24,6 +24,7 @@ const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
 const REQUESTS = Number(args.get('requests') ?? 60);
 const MEMORY_REQUESTS = Number(args.get('memory') ?? 2000);
 const PER_OPERATION = 16;
+const THROUGHPUT_SECONDS = Number(args.get('seconds') ?? 5);
 
 const median = (xs: number[]) => percentile(xs, 50);
 function percentile(xs: number[], p: number): number {
@@ -94,13 +95,13 @@ async function timeGateway(url: string, scenario: Scenario, runs: number): Promi
   return times;
 }
 
-async function throughput(url: string, scenario: Scenario, connections: number, amount: number) {
+async function throughput(url: string, scenario: Scenario, connections: number, seconds: number) {
   const started = performance.now();
   const result = await autocannon({
-    url, connections, amount, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: scenario.query }),
+    url, connections, duration: seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: scenario.query }),
   });
-  const seconds = (performance.now() - started) / 1000;
-  return { rps: round(result.requests.total / seconds), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const elapsed = (performance.now() - started) / 1000;
+  return { rps: round(result.requests.total / elapsed), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 async function main() {
@@ -155,7 +156,7 @@ async function main() {
         gateway.push(...(await timeGateway(url, scenario, 1)));
         ideal.push(...(await timeIdeal(agent, sim.url, scenario, 1)));
       }
-      const tp = await throughput(url, scenario, 4, Math.max(40, REQUESTS));
+      const tp = await throughput(url, scenario, 4, THROUGHPUT_SECONDS);
       log(
         `| ${latency} ms | (${scenario.name}) | ${round(median(gateway))} ms | ${round(percentile(gateway, 99))} ms | ${round(median(ideal))} ms | ${round(percentile(ideal, 99))} ms | ${round(median(gateway) / median(ideal), 2)}x | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} |`,
       );

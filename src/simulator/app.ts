@@ -68,8 +68,11 @@ export interface SimulatorStats {
   faults: Record<FailureKind | 'hang', number>;
   tokensIssued: number;
   /** Most recent requests (method, route, path with query), oldest first, capped. */
-  requests: { method: string; route: RouteName | 'unknown'; url: string }[];
+  requests: { method: string; route: RouteName | 'unknown'; url: string; at: number }[];
 }
+
+/** A fault injected into the next request of a route (or of any route), for deterministic tests. */
+export interface ScriptedFault { route?: RouteName; kind: FailureKind; retryAfterSeconds?: number }
 
 const REQUEST_LOG_CAP = 5000;
 const BODY_LIMIT = 1 << 20;
@@ -170,6 +173,8 @@ export interface Simulator {
   configure(patch: Partial<SimulatorSettings>): void;
   /** Expire every issued token (as if their lifetime ran out). */
   expireTokens(): void;
+  /** Fail the next matching requests in the given ways, in order. */
+  injectFaults(...faults: ScriptedFault[]): void;
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -189,6 +194,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   let dataset = buildDataset({ seed: settings.seed, size: settings.size });
   const faultRandom = createRandom(settings.seed ^ 0x5eed);
   const tokens = new Map<string, number>();
+  const script: ScriptedFault[] = [];
   const emptyStats = (): SimulatorStats => ({
     calls: {}, totalCalls: 0, inFlight: 0, maxInFlight: 0, faults: { '503': 0, drop: 0, '429': 0, hang: 0 }, tokensIssued: 0, requests: [],
   });
@@ -368,6 +374,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       return send(res, 200, settings);
     }
     if (req.method === 'POST' && path === '/__sim/tokens/expire') { expireTokens(); return send(res, 200, { ok: true }); }
+    if (req.method === 'POST' && path === '/__sim/faults') {
+      script.push(...(JSON.parse(body || '[]') as ScriptedFault[]));
+      return send(res, 200, { queued: script.length });
+    }
     return sendError(res, 404, 'Not found');
   }
 
@@ -391,7 +401,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       if (!route) return sendError(res, 404, 'Not found');
       return answer(req, res, route, path, url, body);
     }
-    stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '' });
+    stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now() });
     if (stats.requests.length > REQUEST_LOG_CAP) stats.requests.splice(0, stats.requests.length - REQUEST_LOG_CAP);
     if (!route) return sendError(res, ROUTES.some((r) => r.pattern.test(path)) ? 405 : 404, 'Not found');
     stats.calls[route.name] = (stats.calls[route.name] ?? 0) + 1;
@@ -409,11 +419,15 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         return send(res, answer.status, answer.body);
       }
       if (settings.hang) { stats.faults.hang++; return; }
-      if (settings.failureRate > 0 && settings.faultMethods.includes(route.method) && faultRandom.chance(settings.failureRate)) {
-        const kind = faultRandom.pick(settings.failureKinds);
-        stats.faults[kind]++;
-        if (kind === 'drop') { req.socket.destroy(); return; }
-        if (kind === '429') return sendError(res, 429, 'Too many requests', { 'retry-after': String(settings.retryAfterSeconds) });
+      const scripted = script.findIndex((f) => f.route === undefined || f.route === route.name);
+      let fault: ScriptedFault | null = scripted >= 0 ? (script.splice(scripted, 1)[0] as ScriptedFault) : null;
+      if (!fault && settings.failureRate > 0 && settings.faultMethods.includes(route.method) && faultRandom.chance(settings.failureRate)) {
+        fault = { kind: faultRandom.pick(settings.failureKinds) };
+      }
+      if (fault) {
+        stats.faults[fault.kind]++;
+        if (fault.kind === 'drop') { req.socket.destroy(); return; }
+        if (fault.kind === '429') return sendError(res, 429, 'Too many requests', { 'retry-after': String(fault.retryAfterSeconds ?? settings.retryAfterSeconds) });
         return sendError(res, 503, 'Service unavailable');
       }
       if (!authorized(req)) return sendError(res, 401, 'Missing, invalid or expired bearer token', { 'www-authenticate': 'Bearer' });
@@ -468,6 +482,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     resetStats,
     configure,
     expireTokens,
+    injectFaults: (...faults: ScriptedFault[]) => void script.push(...faults),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -70,8 +70,10 @@ export class ClientCredentialsAuth implements UpstreamAuth {
   }
 
   async refresh(refused: string | null): Promise<boolean> {
-    // Only the first caller to see a 401 for this token drops it; the others reuse the new one.
-    if (this.cached && this.cached.header === refused) this.cached = null;
+    // A token newer than the refused one is already here: another caller refreshed it.
+    if (this.cached && this.cached.header !== refused) return true;
+    // The first caller to see a 401 for this token drops it; concurrent ones share its request.
+    this.cached = null;
     await this.fetchOnce();
     return true;
   }

@@ -140,11 +140,11 @@ export const DecommissionedResourceRef = builder.objectRef<DecommissionedResourc
     tags: t.field({ description: 'Tags (name and value).', type: [TagRef], nullable: false, resolve: (d) => d.tags }),
     decommissionReason: t.exposeString('decommissionReason', { description: 'Upstream `history.decommissionReason`.' }),
     bios: t.field({ description: 'BIOS (additional data: read with additionalInfo=true).', type: DecommissionedBiosRef, resolve: (d, _a, ctx) => hardware(d, 'bios', ctx) }),
-    networkCards: t.field({ description: 'Network cards (additional data).', type: [DecommissionedNetworkCardRef], nullable: false, resolve: async (d, _a, ctx) => (await hardware(d, 'networkCards', ctx)) ?? [] }),
-    physicalDisks: t.field({ description: 'Physical disks (additional data).', type: [PhysicalDiskRef], nullable: false, resolve: async (d, _a, ctx) => (await hardware(d, 'physicalDisks', ctx)) ?? [] }),
-    logicalDisks: t.field({ description: 'Logical disks (additional data).', type: [LogicalDiskRef], nullable: false, resolve: async (d, _a, ctx) => (await hardware(d, 'logicalDisks', ctx)) ?? [] }),
-    cpus: t.field({ description: 'Processors (additional data).', type: [CpuRef], nullable: false, resolve: async (d, _a, ctx) => (await hardware(d, 'cpus', ctx)) ?? [] }),
-    videoCards: t.field({ description: 'Video cards (additional data).', type: [VideoCardRef], nullable: false, resolve: async (d, _a, ctx) => (await hardware(d, 'videoCards', ctx)) ?? [] }),
+    networkCards: t.field({ description: 'Network cards (additional data).', type: [DecommissionedNetworkCardRef], resolve: async (d, _a, ctx) => (await hardware(d, 'networkCards', ctx)) ?? [] }),
+    physicalDisks: t.field({ description: 'Physical disks (additional data).', type: [PhysicalDiskRef], resolve: async (d, _a, ctx) => (await hardware(d, 'physicalDisks', ctx)) ?? [] }),
+    logicalDisks: t.field({ description: 'Logical disks (additional data).', type: [LogicalDiskRef], resolve: async (d, _a, ctx) => (await hardware(d, 'logicalDisks', ctx)) ?? [] }),
+    cpus: t.field({ description: 'Processors (additional data).', type: [CpuRef], resolve: async (d, _a, ctx) => (await hardware(d, 'cpus', ctx)) ?? [] }),
+    videoCards: t.field({ description: 'Video cards (additional data).', type: [VideoCardRef], resolve: async (d, _a, ctx) => (await hardware(d, 'videoCards', ctx)) ?? [] }),
   }),
 });
 

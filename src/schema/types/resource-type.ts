@@ -14,7 +14,6 @@ export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').i
     levels: t.exposeStringList('levels', { nullable: false, description: "Path levels, trimmed: ['Server', 'Linux']." }),
     resources: t.field({
       type: ResourceConnectionRef,
-      nullable: false,
       description: 'Resources of this type (search with resourceType:<name>).',
       args: {
         filter: t.arg({ type: ResourceFilterInput }),

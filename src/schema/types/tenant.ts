@@ -21,7 +21,6 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     id: t.exposeID('id', { description: 'Tenant id, e.g. client_1.', nullable: false }),
     resources: t.field({
       type: ResourceConnectionRef,
-      nullable: false,
       description: "GET /resources/search. Relay connection over the upstream's page-based search; any window costs at most two upstream page reads.",
       args: {
         filter: t.arg({ type: ResourceFilterInput }),
@@ -37,7 +36,6 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     resourceList: t.field({
       type: [ResourceRef],
-      nullable: false,
       description: 'GET /resources/minimal. Unpaged list; each item is a full Resource whose other fields load lazily.',
       args: {
         state: t.arg({ type: ResourceStateFilterEnum, defaultValue: 'active' }),
@@ -56,7 +54,6 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     decommissionedResources: t.field({
       type: DecommissionedResourceConnectionRef,
-      nullable: false,
       description: 'GET /history/resources (state:DECOMMISSIONED is added by the gateway).',
       args: {
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
@@ -76,7 +73,6 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     antivirusDefinitions: t.field({
       type: AntivirusDefinitionConnectionRef,
-      nullable: false,
       description: 'GET /resources/antivirus/search.',
       args: {
         status: t.arg({ type: AntivirusStatusEnum }),
@@ -91,7 +87,6 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     resourceTypes: t.field({
       type: [ResourceTypeRef],
-      nullable: false,
       description: 'GET /resourceType/minimal.',
       resolve: (tenant, _args, ctx) => listResourceTypes(ctx, tenant.id),
     }),

@@ -1,0 +1,165 @@
+/** Faults upstream: retries, Retry-After, deadlines, disconnects, and the error contract. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const NESTED = `{ tenant(id: "client_1") { resources(first: 5) { nodes { id hostName applications { name } availability(from: "2026-10-31T00:00:00Z", to: "2026-11-01T00:00:00Z") { downtimeSeconds } } } } }`;
+
+describe('retries', () => {
+  it('answers 200 nested queries completely while 30% of upstream GETs fail with 503s and dropped connections', async () => {
+    h = await startHarness({ env: { UPSTREAM_RETRIES: '10' } });
+    const expected = await h.query(NESTED);
+    expect(expected.errors).toBeUndefined();
+    h.simulator.configure({ failureRate: 0.3, failureKinds: ['503', 'drop'] });
+    h.simulator.resetStats();
+    let retries = 0;
+    const results = [];
+    for (let batch = 0; batch < 20; batch++) {
+      results.push(...(await Promise.all(Array.from({ length: 10 }, () => h!.query(NESTED, undefined, { 'x-upstream-stats': '1' })))));
+    }
+    for (const res of results) {
+      expect(res.errors).toBeUndefined();
+      expect(res.data).toEqual(expected.data);
+      retries += (res.extensions?.upstream as { retries: number }).retries;
+    }
+    const stats = h.simulator.stats();
+    expect(stats.faults['503']).toBeGreaterThan(0);
+    expect(stats.faults.drop).toBeGreaterThan(0);
+    // Every injected fault was retried, and the stats say so.
+    expect(retries).toBe(stats.faults['503'] + stats.faults.drop);
+    expect(stats.totalCalls).toBe(200 * 11 + retries);
+  });
+
+  it('waits for Retry-After before retrying a 429', async () => {
+    h = await startHarness();
+    h.simulator.injectFaults({ route: 'resourceTypes', kind: '429', retryAfterSeconds: 1 });
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors).toBeUndefined();
+    const [first, second] = h.simulator.stats().requests.filter((r) => r.route === 'resourceTypes');
+    const gap = second!.at - first!.at;
+    expect(gap).toBeGreaterThanOrEqual(990);
+    expect(gap).toBeLessThan(1300);
+  });
+
+  it('answers RATE_LIMITED when Retry-After is beyond the cap, without waiting', async () => {
+    h = await startHarness({ env: { UPSTREAM_MAX_RETRY_AFTER_MS: '2000' } });
+    h.simulator.injectFaults({ route: 'resourceTypes', kind: '429', retryAfterSeconds: 30 });
+    const started = performance.now();
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', upstreamStatus: 429 });
+  });
+
+  it('does not retry the update POST after it reached the upstream', async () => {
+    h = await startHarness();
+    h.simulator.configure({ faultMethods: ['POST'] });
+    h.simulator.injectFaults({ route: 'update', kind: '503' });
+    const id = h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id;
+    const res = await h.query(`mutation { updateResource(input: { tenantId: "client_1", id: "${id}", aliasName: "x" }) { userErrors { code } } }`);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 503 });
+    expect(upstreamCalls(h)).toEqual({ update: 1 });
+  });
+
+  it('gives up after the configured retries with UPSTREAM_UNAVAILABLE', async () => {
+    h = await startHarness({ env: { UPSTREAM_RETRIES: '2' } });
+    h.simulator.injectFaults(...Array.from({ length: 3 }, () => ({ route: 'resourceTypes' as const, kind: '503' as const })));
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 503 });
+    expect(upstreamCalls(h)).toEqual({ resourceTypes: 3 });
+  });
+});
+
+describe('deadlines and disconnects', () => {
+  it('answers UPSTREAM_TIMEOUT within the operation deadline (+10%) when the upstream never answers', async () => {
+    h = await startHarness({ env: { OPERATION_TIMEOUT_MS: '1500', UPSTREAM_TIMEOUT_MS: '1000' } });
+    h.simulator.configure({ hang: true });
+    const started = performance.now();
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    const elapsed = performance.now() - started;
+    expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
+    expect(elapsed).toBeLessThanOrEqual(1650);
+    expect(elapsed).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('leaves no upstream call running when the client disconnects', async () => {
+    h = await startHarness();
+    h.simulator.configure({ latencyMs: 5000 });
+    const controller = new AbortController();
+    const pending = fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: NESTED.replace('first: 5', 'first: 1') }), signal: controller.signal }).catch(() => null);
+    // Wait until the search is in flight upstream.
+    while (h.simulator.stats().inFlight === 0) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const aborted = performance.now();
+    await pending;
+    while (h.simulator.stats().inFlight > 0 && performance.now() - aborted < 1000) await new Promise((r) => setTimeout(r, 5));
+    expect(h.simulator.stats().inFlight).toBe(0);
+    expect(performance.now() - aborted).toBeLessThan(100);
+    // Nothing further was started after the disconnect.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(h.simulator.stats().totalCalls).toBe(1);
+  });
+});
+
+describe('error contract', () => {
+  it('nulls only the failing nested field, with its error and path', async () => {
+    h = await startHarness({ env: { UPSTREAM_RETRIES: '0' } });
+    h.simulator.injectFaults({ route: 'applications', kind: '503' });
+    const res = await h.query('{ tenant(id: "client_1") { resources(first: 3) { nodes { id applications { name } } } resourceTypes { name } } }');
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors![0]!.extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstreamStatus: 503 });
+    const path = res.errors![0]!.path!;
+    expect(path.slice(0, 4)).toEqual(['tenant', 'resources', 'nodes', path[3]]);
+    expect(path[4]).toBe('applications');
+    const nodes = res.data!.tenant.resources.nodes;
+    expect(nodes.filter((n: { applications: unknown }) => n.applications === null)).toHaveLength(1);
+    expect(nodes.filter((n: { applications: unknown }) => Array.isArray(n.applications))).toHaveLength(2);
+    expect(res.data!.tenant.resourceTypes.length).toBeGreaterThan(0);
+  });
+
+  it('keeps sibling root data when one list fails', async () => {
+    h = await startHarness({ env: { UPSTREAM_RETRIES: '0' } });
+    h.simulator.injectFaults({ route: 'search', kind: '503' });
+    const res = await h.query('{ tenant(id: "client_1") { resources(first: 3) { totalCount } resourceTypes { name } } }');
+    expect(res.data!.tenant.resources).toBeNull();
+    expect(res.data!.tenant.resourceTypes.length).toBeGreaterThan(0);
+  });
+
+  it('maps an upstream response that is not JSON to UPSTREAM_BAD_RESPONSE', async () => {
+    const http = await import('node:http');
+    const bad = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('<html>oops</html>'); });
+    await new Promise<void>((r) => bad.listen(0, '127.0.0.1', r));
+    h = await startHarness({ upstreamUrl: `http://127.0.0.1:${(bad.address() as { port: number }).port}` });
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_BAD_RESPONSE');
+    await new Promise((r) => bad.close(r));
+  });
+
+  it('maps an unreachable upstream to UPSTREAM_UNAVAILABLE without leaking where it is', async () => {
+    h = await startHarness({ upstreamUrl: 'http://127.0.0.1:9', env: { UPSTREAM_RETRIES: '1' } });
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
+    const text = JSON.stringify(res);
+    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toMatch(/stack|ECONNREFUSED|at .*\.ts/);
+  });
+
+  it('strips URLs and tokens from an upstream rejection it passes on', async () => {
+    const http = await import('node:http');
+    const rejecting = http.createServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'bad request, see https://admin:hunter2@internal.example/debug with Bearer abc.def.ghi' }));
+    });
+    await new Promise<void>((r) => rejecting.listen(0, '127.0.0.1', r));
+    h = await startHarness({ upstreamUrl: `http://127.0.0.1:${(rejecting.address() as { port: number }).port}` });
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', upstreamStatus: 400 });
+    expect(res.errors?.[0]?.message).toContain('bad request, see [url]');
+    expect(JSON.stringify(res)).not.toMatch(/hunter2|abc\.def|internal\.example/);
+    await new Promise((r) => rejecting.close(r));
+  });
+});
