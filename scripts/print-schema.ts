@@ -1,25 +1,33 @@
-/** Prints the Pothos schema to schema/schema.graphql; with --check, fails when the checked-in file is stale. */
+/**
+ * Prints the schema: schema/schema.graphql (the API the endpoint serves, printSchema) and
+ * schema/subgraph.graphql (the federation SDL with its directives, printSubgraphSchema).
+ * With --check, fails when either checked-in file is stale.
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
 import { schema } from '../src/schema/index.js';
 
-const target = fileURLToPath(new URL('../schema/schema.graphql', import.meta.url));
-const printed = `${printSchema(schema)}\n`;
+const files: [string, string][] = [
+  [fileURLToPath(new URL('../schema/schema.graphql', import.meta.url)), `${printSchema(schema)}\n`],
+  [fileURLToPath(new URL('../schema/subgraph.graphql', import.meta.url)), `${printSubgraphSchema(schema)}\n`],
+];
 
 if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(target, 'utf8');
-  } catch {
-    // missing counts as stale
-  }
-  if (current !== printed) {
-    console.error('schema/schema.graphql is stale: run `npm run schema:print` and commit the result.');
+  const stale = files.filter(([path, printed]) => {
+    try {
+      return readFileSync(path, 'utf8') !== printed;
+    } catch {
+      return true;
+    }
+  });
+  if (stale.length > 0) {
+    for (const [path] of stale) console.error(`${path} is stale: run \`npm run schema:print\` and commit the result.`);
     process.exit(1);
   }
-  console.log('schema/schema.graphql is up to date.');
+  console.log('schema/schema.graphql and schema/subgraph.graphql are up to date.');
 } else {
-  writeFileSync(target, printed);
-  console.log(`Wrote ${target}`);
+  for (const [path, printed] of files) writeFileSync(path, printed);
+  console.log(`Wrote ${files.map(([path]) => path).join(', ')}`);
 }

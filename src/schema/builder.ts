@@ -1,5 +1,7 @@
-/** The Pothos builder: context and scalar typing only; types live in ./types. */
+/** The Pothos builder: context, scalar typing and plugins (federation); types live in ./types. */
 import SchemaBuilder from '@pothos/core';
+import DirectivePlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import type { GatewayContext } from '../context.js';
 
 export interface GatewaySchemaTypes {
@@ -11,6 +13,8 @@ export interface GatewaySchemaTypes {
   };
 }
 
-export const builder = new SchemaBuilder<GatewaySchemaTypes>({});
+export const builder = new SchemaBuilder<GatewaySchemaTypes>({
+  plugins: [DirectivePlugin, FederationPlugin],
+});
 
 export type GatewayTypes = PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>;

@@ -9,6 +9,8 @@ import './types/antivirus.js';
 import './types/resource-type.js';
 import './types/tenant.js';
 import './types/mutation.js';
+import './types/entities.js';
 import { builder } from './builder.js';
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+/** The served schema is an Apollo Federation v2 subgraph (with _entities and _service). */
+export const schema = lexicographicSortSchema(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.3' }));

@@ -3,7 +3,7 @@ import { isEnumType, isInputObjectType, isInterfaceType, isObjectType } from 'gr
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema/index.js';
 
-const ownTypes = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name));
+const ownTypes = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('_') && !['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name));
 
 describe('schema documentation', () => {
   it('describes every type and every field', () => {
@@ -11,7 +11,7 @@ describe('schema documentation', () => {
     for (const type of ownTypes) {
       if (!type.description) missing.push(type.name);
       if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
-        for (const field of Object.values(type.getFields())) if (!field.description) missing.push(`${type.name}.${field.name}`);
+        for (const field of Object.values(type.getFields())) if (!field.description && !field.name.startsWith('_')) missing.push(`${type.name}.${field.name}`);
       }
     }
     expect(missing).toEqual([]);

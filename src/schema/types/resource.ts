@@ -160,7 +160,7 @@ const MetricTypeRef = builder.objectRef<MetricType>('MetricType').implement({
   }),
 });
 
-builder.objectRef<ResourceView>('GeneralResource').implement({
+export const GeneralResourceRef = builder.objectRef<ResourceView>('GeneralResource').implement({
   description: 'A resource whose detail record is the general form (it has generalInfo).',
   interfaces: [ResourceRef],
   fields: (t) => ({
@@ -182,7 +182,7 @@ builder.objectRef<ResourceView>('GeneralResource').implement({
   }),
 });
 
-builder.objectRef<ResourceView>('DeviceResource').implement({
+export const DeviceResourceRef = builder.objectRef<ResourceView>('DeviceResource').implement({
   description: 'A resource whose detail record is the short device / cloud item form (EBS, load balancers, ...).',
   interfaces: [ResourceRef],
   fields: (t) => ({
@@ -212,7 +212,7 @@ const SyntheticCredentialRef = builder.objectRef<SyntheticCredential>('Synthetic
   }),
 });
 
-builder.objectRef<ResourceView>('SyntheticResource').implement({
+export const SyntheticResourceRef = builder.objectRef<ResourceView>('SyntheticResource').implement({
   description: 'A synthetic check (detail record with resourceType SYNTHETIC).',
   interfaces: [ResourceRef],
   fields: (t) => ({
