@@ -1,0 +1,110 @@
+/** Our subgraph composed with another by a real composition library and served by a real federation gateway. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { printSubgraphSchema } from '@apollo/subgraph';
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { composeServices } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { schema } from '../../src/schema/index.js';
+import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+import { openTicketsFor, startTicketsSubgraph, TICKETS_SDL } from '../support/tickets-subgraph.js';
+
+let inventory: Harness;
+let tickets: Awaited<ReturnType<typeof startTicketsSubgraph>>;
+let gatewayServer: http.Server;
+let gatewayUrl: string;
+
+function compose(inventorySdl: string) {
+  return composeServices([
+    { name: 'inventory', typeDefs: parse(inventorySdl), url: inventory.url },
+    { name: 'tickets', typeDefs: parse(TICKETS_SDL), url: tickets.url },
+  ]);
+}
+
+async function viaGateway(query: string, variables?: Record<string, unknown>) {
+  const res = await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  return (await res.json()) as { data?: any; errors?: { message: string }[] };
+}
+
+beforeAll(async () => {
+  inventory = await startHarness();
+  tickets = await startTicketsSubgraph();
+  // Compose from the SDL the running subgraph itself reports, as a router would.
+  const sdlResponse = await inventory.query('{ _service { sdl } }');
+  const composed = compose(sdlResponse.data!._service.sdl);
+  expect(composed.errors).toBeUndefined();
+  // Unmasked so that a failure here names its cause.
+  const gateway = createGatewayRuntime({ supergraph: composed.supergraphSdl!, logging: false, maskedErrors: false });
+  gatewayServer = http.createServer(gateway);
+  await new Promise<void>((resolve) => gatewayServer.listen(0, '127.0.0.1', resolve));
+  gatewayUrl = `http://127.0.0.1:${(gatewayServer.address() as AddressInfo).port}/graphql`;
+});
+afterAll(async () => {
+  gatewayServer.closeAllConnections();
+  await new Promise((resolve) => gatewayServer.close(resolve));
+  await tickets.close();
+  await inventory.close();
+});
+beforeEach(() => inventory.simulator.resetStats());
+
+describe('federation', () => {
+  it('reports the checked-in subgraph SDL', async () => {
+    const res = await inventory.query('{ _service { sdl } }');
+    expect(res.data!._service.sdl).toBe(printSubgraphSchema(schema));
+  });
+
+  it('answers a query that crosses both subgraphs', async () => {
+    const res = await viaGateway('{ tenant(id: "client_1") { resources(first: 5) { nodes { id hostName openTickets } } } }');
+    expect(res.errors).toBeUndefined();
+    const rest = await inventory.rest('client_1/resources/search?pageSize=5');
+    expect(res.data.tenant.resources.nodes).toEqual(rest.results.map((r: { id: string; hostName: string }) => ({ id: r.id, hostName: r.hostName, openTickets: openTicketsFor(r.id) })));
+  });
+
+  it('resolves references from the other subgraph through our loaders, de-duplicated', async () => {
+    const page = await inventory.rest('client_1/resources/search?pageSize=100');
+    const ids: string[] = page.results.map((r: { id: string }) => r.id);
+    const withDuplicates = [...ids, ...ids.slice(0, 30)];
+    const res = await viaGateway('query($ids: [ID!]!) { hotResources(tenantId: "client_1", ids: $ids) { __typename id openTickets status } }', { ids: withDuplicates });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.hotResources).toHaveLength(130);
+    const byId = inventory.simulator.dataset.tenants.get('client_1')!.byId;
+    for (const node of res.data.hotResources) {
+      expect(node.__typename).toBe({ general: 'GeneralResource', device: 'DeviceResource', synthetic: 'SyntheticResource' }[byId.get(node.id)!.shape]);
+      expect(node.openTickets).toBe(openTicketsFor(node.id));
+    }
+    const calls = upstreamCalls(inventory);
+    expect(calls.detail).toBeLessThanOrEqual(100);
+    expect(Object.keys(calls)).toEqual(['detail']);
+  });
+
+  it('resolves _entities for every entity type, 100 references costing at most 100 detail calls', async () => {
+    const page = await inventory.rest('client_1/resources/search?pageSize=100');
+    const history = await inventory.rest(`client_1/history/resources?pageSize=2&queryString=${encodeURIComponent('state:DECOMMISSIONED')}`);
+    const representations = [
+      ...page.results.map((r: { id: string }) => ({ __typename: 'Resource', tenantId: 'client_1', id: r.id })),
+      ...page.results.slice(0, 20).map((r: { id: string }) => ({ __typename: 'Resource', tenantId: 'client_1', id: r.id })),
+      { __typename: 'Tenant', id: 'client_2' },
+      { __typename: 'DecommissionedResource', tenantId: 'client_1', id: history.results[0].id },
+    ];
+    const res = await inventory.query(
+      'query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Resource { id hostName } ... on Tenant { id } ... on DecommissionedResource { hostName } } }',
+      { r: representations },
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data!._entities).toHaveLength(122);
+    expect(res.data!._entities[120]).toEqual({ __typename: 'Tenant', id: 'client_2' });
+    expect(res.data!._entities[121]).toEqual({ __typename: 'DecommissionedResource', hostName: history.results[0].hostName });
+    const calls = upstreamCalls(inventory);
+    expect(calls.detail).toBe(100);
+    expect(calls.historyDetail).toBe(1);
+  });
+
+  it('fails to compose when the resource key is removed', () => {
+    const sdl = printSubgraphSchema(schema);
+    const withoutKey = sdl.replace(/(interface Resource\s*)@key\(fields: "tenantId id"\)/, '$1');
+    expect(withoutKey).not.toBe(sdl);
+    const composed = compose(withoutKey);
+    expect(composed.errors?.length).toBeGreaterThan(0);
+  });
+});
