@@ -1,5 +1,6 @@
 /** Nested resolution makes exactly the upstream calls needed, de-duplicated and bounded. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NestedPageDocument } from '../__generated__/graphql.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -24,13 +25,16 @@ describe('upstream calls per query', () => {
   });
 
   it('(b) the page with applications and a 24 h window makes exactly 1 + 100 + 100 calls', async () => {
-    const res = await h.query(`{ tenant(id: "client_1") { resources(first: 100) { nodes { ${NODE_B} } } } }`);
+    const res = await h.execute(NestedPageDocument, { tenant: 'client_1', first: 100, from: FROM, to: TO });
     expect(res.errors).toBeUndefined();
     expect(upstreamCalls(h)).toEqual({ search: 1, applications: 100, availability: 100 });
     const rest = await h.rest('client_1/resources/search?pageSize=100');
     const first = rest.results[0];
     const apps = await h.rest(`client_1/resources/${first.id}/applications`);
-    expect(res.data!.tenant.resources.nodes[0].applications).toEqual(apps.map((a: { name: string; version: string }) => ({ name: a.name, version: a.version })));
+    const avail = await h.rest(`client_1/resources/${first.id}/availability?startTime=${Date.parse(FROM) / 1000}&endTime=${Date.parse(TO) / 1000}`);
+    const node = res.data!.tenant.resources!.nodes[0]!;
+    expect(node.applications).toEqual(apps.map((a: { name: string; version: string }) => ({ name: a.name, version: a.version })));
+    expect(node.availability).toEqual({ availabilityPercent: avail.totalAvailability, downtimeSeconds: avail.totalDowntime });
   });
 
   it('(b) repeating every field under a second alias adds zero calls', async () => {

@@ -1,5 +1,6 @@
 /** Relay paging over the page-numbered upstream: complete walks, and at most two reads per window. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ResourcePageDocument, type ResourcePageQueryVariables } from '../__generated__/graphql.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -12,26 +13,23 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.simulator.resetStats());
 
-const PAGE = `query($first: Int, $after: String, $last: Int, $before: String, $offset: Int) {
-  tenant(id: "client_1") { resources(first: $first, after: $after, last: $last, before: $before, offset: $offset) {
-    totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } }
-  } } }`;
-const page = async (vars: Record<string, unknown>) => {
-  const res = await h.query(PAGE, vars);
+const PAGE = ResourcePageDocument;
+const page = async (vars: Omit<ResourcePageQueryVariables, 'tenant'>) => {
+  const res = await h.execute(PAGE, { tenant: 'client_1', ...vars });
   expect(res.errors).toBeUndefined();
-  return res.data!.tenant.resources;
+  return res.data!.tenant.resources!;
 };
 
 describe('walking the 500-item tenant', () => {
   it('first: 7 forwards visits every item exactly once, one upstream read per page at most two', async () => {
     const seen: string[] = [];
-    let after: string | null = null;
+    let after: string | null | undefined = null;
     let pages = 0;
     for (;;) {
       h.simulator.resetStats();
       const conn = await page({ first: 7, after });
       expect(h.simulator.stats().calls.search).toBeLessThanOrEqual(2);
-      seen.push(...conn.edges.map((e: { node: { id: string } }) => e.node.id));
+      seen.push(...conn.edges.map((e) => e.node.id));
       pages++;
       expect(conn.totalCount).toBe(500);
       expect(conn.pageInfo.hasPreviousPage).toBe(pages > 1);
@@ -44,12 +42,12 @@ describe('walking the 500-item tenant', () => {
 
   it('last: 7 backwards visits every item exactly once', async () => {
     const seen: string[] = [];
-    let before: string | null = null;
+    let before: string | null | undefined = null;
     for (;;) {
       h.simulator.resetStats();
       const conn = await page({ last: 7, before });
       expect(h.simulator.stats().calls.search).toBeLessThanOrEqual(2);
-      seen.unshift(...conn.edges.map((e: { node: { id: string } }) => e.node.id));
+      seen.unshift(...conn.edges.map((e) => e.node.id));
       if (!conn.pageInfo.hasPreviousPage) break;
       before = conn.pageInfo.startCursor;
     }
@@ -58,12 +56,12 @@ describe('walking the 500-item tenant', () => {
 
   it('last: 7 alone reads the reversed order once and gives the final items with forward cursors', async () => {
     const conn = await page({ last: 7 });
-    expect(conn.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(allIds.slice(-7));
+    expect(conn.edges.map((e) => e.node.id)).toEqual(allIds.slice(-7));
     expect(conn.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(h.simulator.stats().calls).toEqual({ search: 1 });
     h.simulator.resetStats();
-    const next = await page({ first: 3, after: conn.edges[0].cursor });
-    expect(next.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(allIds.slice(494, 497));
+    const next = await page({ first: 3, after: conn.edges[0]!.cursor });
+    expect(next.edges.map((e) => e.node.id)).toEqual(allIds.slice(494, 497));
   });
 });
 
@@ -72,7 +70,7 @@ describe('offset windows', () => {
     [0, 10], [95, 10], [98, 5], [199, 2], [7, 7], [13, 29], [250, 100], [490, 25], [333, 1], [0, 500],
   ])('offset %i, first %i is right and costs at most two reads', async (offset, first) => {
     const conn = await page({ offset, first });
-    expect(conn.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(allIds.slice(offset, offset + first));
+    expect(conn.edges.map((e) => e.node.id)).toEqual(allIds.slice(offset, offset + first));
     expect(h.simulator.stats().calls.search).toBeLessThanOrEqual(2);
     expect(conn.pageInfo.hasNextPage).toBe(offset + first < 500);
     expect(conn.pageInfo.hasPreviousPage).toBe(offset > 0);
@@ -81,7 +79,7 @@ describe('offset windows', () => {
   it('a window that straddles two upstream pages is served by exactly two reads', async () => {
     // 7 items from 138: no page size in [7, 14] holds 138..144 in one page.
     const conn = await page({ offset: 138, first: 7 });
-    expect(conn.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(allIds.slice(138, 145));
+    expect(conn.edges.map((e) => e.node.id)).toEqual(allIds.slice(138, 145));
     expect(h.simulator.stats().calls.search).toBe(2);
   });
 
@@ -105,7 +103,7 @@ describe('paging arguments', () => {
     [{ after: 'not-a-cursor' }, /not a cursor/],
     [{ offset: 3, after: 'bzoz' }, /cannot be combined/],
   ])('%j is BAD_USER_INPUT with no upstream call', async (vars, message) => {
-    const res = await h.query(PAGE, vars);
+    const res = await h.execute(PAGE, { tenant: 'client_1', ...vars });
     expect(res.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(res.errors?.[0]?.message).toMatch(message);
     expect(h.simulator.stats().totalCalls).toBe(0);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { UpdateResourceDocument } from '../__generated__/graphql.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -8,16 +9,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.simulator.resetStats());
 
-const UPDATE = `mutation($input: UpdateResourceInput!) { updateResource(input: $input) {
-  resource { __typename id aliasName ... on GeneralResource { extResourceId } }
-  userErrors { field message code }
-} }`;
 const general = () => h.simulator.dataset.tenants.get('client_1')!.resources.filter((r) => r.shape === 'general')[3]!;
 
 describe('updateResource', () => {
   it('posts the change and returns the resource as re-read', async () => {
     const r = general();
-    const res = await h.query(UPDATE, {
+    const res = await h.execute(UpdateResourceDocument, {
       input: {
         tenantId: 'client_1', id: r.id, aliasName: 'edge-router-7', extResourceId: 'ext-42',
         networkInterfaces: [{ ipAddressType: 'STATIC', macAddress: '00:1A:2B:3C:4D:5E', isDefault: true, ipAddress: '10.9.8.7' }],
@@ -60,7 +57,7 @@ describe('updateResource', () => {
     ['an id with a slash', { id: '../../x', aliasName: 'a' }, ['input', 'id'], 'INVALID_FORMAT'],
     ['nothing to change', {}, ['input'], 'EMPTY_UPDATE'],
   ])('reports %s as a userError without calling the upstream', async (_name, change, field, code) => {
-    const res = await h.query(UPDATE, { input: { tenantId: 'client_1', id: general().id, ...change } });
+    const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: general().id, ...change } });
     expect(res.errors).toBeUndefined();
     expect(res.data!.updateResource.resource).toBeNull();
     expect(res.data!.updateResource.userErrors).toEqual([{ field, message: expect.any(String), code }]);
@@ -68,12 +65,13 @@ describe('updateResource', () => {
   });
 
   it('reports an unknown resource as a NOT_FOUND userError', async () => {
-    const res = await h.query(UPDATE, { input: { tenantId: 'client_1', id: '00000000-0000-0000-0000-000000000000', aliasName: 'x' } });
+    const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: '00000000-0000-0000-0000-000000000000', aliasName: 'x' } });
     expect(res.data!.updateResource).toEqual({ resource: null, userErrors: [{ field: ['input', 'id'], message: expect.stringMatching(/not found/), code: 'NOT_FOUND' }] });
   });
 
   it('refuses input of the wrong type through schema validation', async () => {
-    const res = await h.query(UPDATE, { input: { tenantId: 'client_1', id: general().id, logicalDiskDrives: [{ name: 'C:', utilizationWarningThreshold: 'high' }] } });
+    // Deliberately ill-typed input, sent untyped: the server's validation must refuse it.
+    const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: general().id, logicalDiskDrives: [{ name: 'C:', utilizationWarningThreshold: 'high' as unknown as number }] } });
     expect(res.errors?.[0]?.message).toMatch(/Float/);
     expect(h.simulator.stats().totalCalls).toBe(0);
   });

@@ -3,6 +3,8 @@
  * gateway listening on a real port. Everything binds to 127.0.0.1 on port 0.
  */
 import http from 'node:http';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -26,6 +28,8 @@ export interface Harness {
   url: string;
   logs: string[];
   query<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
+  /** A codegen-typed operation from test/operations: result and variables are checked by tsc. */
+  execute<R, V>(document: TypedDocumentNode<R, V>, variables: V, headers?: Record<string, string>): Promise<GraphQLResponse<R>>;
   /** Raw REST call to the simulator, for comparing the gateway's answers with the upstream's. */
   rest<T = any>(path: string): Promise<T>;
   close(): Promise<void>;
@@ -53,7 +57,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
-  return {
+  const harness: Harness = {
     simulator,
     gateway,
     config,
@@ -68,6 +72,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       });
       return (await response.json()) as never;
     },
+    execute(document, variables, headers) {
+      return harness.query(print(document), variables as Record<string, unknown>, headers);
+    },
     async rest(path) {
       const response = await fetch(`${simulator.url}/api/v2/tenants/${path}`, { headers: { 'x-simulator-uncounted': '1' } });
       return (await response.json()) as never;
@@ -79,6 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await simulator.close();
     },
   };
+  return harness;
 }
 
 /** Upstream calls the simulator saw since the last reset, by route. */
