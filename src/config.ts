@@ -23,7 +23,9 @@ export interface GatewayConfig {
   defaultPageSize: number;
   maxPageSize: number;
   maxAvailabilityWindowDays: number;
-  limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number; maxBatch: number; maxBodyBytes: number };
+  /** Upstream calls one operation may make: refused up front by estimate, and stopped at run time. */
+  maxUpstreamCallsPerOperation: number;
+  limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxBatch: number; maxBodyBytes: number };
   exposeCredentialSecrets: boolean;
   graphiql: boolean;
   introspection: boolean;
@@ -102,11 +104,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     defaultPageSize,
     maxPageSize,
     maxAvailabilityWindowDays: intSetting(env, 'MAX_AVAILABILITY_WINDOW_DAYS', 366, 1, 3650),
+    maxUpstreamCallsPerOperation: intSetting(env, 'MAX_UPSTREAM_CALLS', 1_000, 1, 1_000_000),
     limits: {
-      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 12, 1, 100),
+      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),
       maxAliases: intSetting(env, 'MAX_ALIASES', 30, 1, 10_000),
       maxTokens: intSetting(env, 'MAX_TOKENS', 2_000, 10, 1_000_000),
-      maxCost: intSetting(env, 'MAX_UPSTREAM_CALLS', 1_000, 1, 1_000_000),
       maxBatch: intSetting(env, 'MAX_BATCHED_OPERATIONS', 5, 0, 100),
       maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 100_000_000),
     },

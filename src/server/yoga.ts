@@ -9,7 +9,9 @@ import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient } from '../upstream/client.js';
 import { OperationStats } from '../upstream/stats.js';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { EXAMPLE_OPERATION } from './example-operation.js';
+import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -92,6 +94,14 @@ export function createGateway({ config, client, logger }: GatewayOptions): Gatew
       const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats });
       return { config, session, loaders: createLoaders(session, stats), stats, logger };
     },
-    plugins: [healthPlugin(client, logger), upstreamStatsPlugin()],
+    plugins: [
+      healthPlugin(client, logger),
+      bodyLimitPlugin(config.limits.maxBodyBytes),
+      // A GET or a form-encoded POST must carry a header that browsers only send after a CORS preflight.
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
+      httpErrorCodesPlugin(),
+      operationLimitsPlugin(config),
+      upstreamStatsPlugin(),
+    ],
   });
 }

@@ -20,6 +20,8 @@ export interface ClientSettings {
   maxRetryAfterMs: number;
   upstreamMaxInFlight: number;
   upstreamMaxInFlightPerOperation: number;
+  /** Upstream requests (attempts included) one operation may send: the hard stop behind the cost estimate. */
+  maxUpstreamCallsPerOperation?: number;
 }
 
 export interface InventoryClientOptions {
@@ -237,6 +239,10 @@ export class InventorySession {
 
   private async attempt(call: Call, path: string, authorization: string | null): Promise<unknown> {
     const { settings } = this.client.options;
+    const budget = settings.maxUpstreamCallsPerOperation;
+    if (budget !== undefined && this.stats.totalCalls >= budget) {
+      throw new UpstreamError(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE', null, false);
+    }
     const remaining = Math.max(1, this.deadline - performance.now());
     const timeout = Math.min(settings.upstreamTimeoutMs, remaining);
     const headers: Record<string, string> = { accept: 'application/json' };

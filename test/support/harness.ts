@@ -80,6 +80,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return (await response.json()) as never;
     },
     async close() {
+      assertNoSecrets(logs, secretsOf(simulator, config));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dispatcher.close();
@@ -92,4 +93,25 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 /** Upstream calls the simulator saw since the last reset, by route. */
 export function upstreamCalls(h: Harness): Record<string, number> {
   return h.simulator.stats().calls as Record<string, number>;
+}
+
+/** Every secret a test stack knows of: configured client secrets and the synthetic checks' credentials. */
+function secretsOf(simulator: Simulator, config: GatewayConfig): string[] {
+  const secrets = [config.clientSecret, simulator.settings.auth.clientSecret];
+  for (const tenant of simulator.dataset.tenants.values()) {
+    for (const r of tenant.resources) {
+      const c = r.synthetic?.credential;
+      if (c) secrets.push(String(c.oauthClientKey ?? ''), String(c.oauthClientSecret ?? ''));
+    }
+  }
+  return secrets.filter((s): s is string => typeof s === 'string' && s.length >= 6);
+}
+
+/** Logs written while a stack ran must not contain a secret or a token. */
+export function assertNoSecrets(lines: string[], secrets: string[]): void {
+  const text = lines.join('\n');
+  const leaks = secrets.filter((secret) => text.includes(secret)).map((s) => `${s.slice(0, 4)}...`);
+  if (/sim-token-[0-9a-f]{8}/.test(text)) leaks.push('an issued access token');
+  if (/bearer\s+(?!\[redacted\])\S+/i.test(text)) leaks.push('an Authorization header value');
+  if (leaks.length > 0) throw new Error(`secrets in the logs: ${leaks.join(', ')}`);
 }

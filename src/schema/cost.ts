@@ -1,0 +1,189 @@
+/**
+ * Static estimate of the upstream calls an operation can make, computed before execution from
+ * the document and its variables. It is an upper bound under the stated assumptions for lists
+ * whose size the upstream does not bound (the minimal listing, resource types); the session's
+ * runtime budget enforces the limit for those too.
+ */
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { ANTIVIRUS_FIELDS, ANY_DETAIL_FIELDS, DETAIL_FIELDS, MINIMAL_FIELDS, SEARCH_FIELDS, type ResourceFieldName } from '../domain/resource.js';
+
+export interface CostSettings {
+  defaultPageSize: number;
+  maxPageSize: number;
+  /** Assumed size of the unpaged minimal listing. */
+  minimalListSize: number;
+  /** Assumed number of resource types. */
+  resourceTypeCount: number;
+}
+
+type Origin = 'search' | 'minimal' | 'antivirus' | 'detail';
+const CARRIED: Record<Origin, ReadonlySet<string>> = {
+  search: SEARCH_FIELDS,
+  minimal: MINIMAL_FIELDS,
+  antivirus: ANTIVIRUS_FIELDS,
+  detail: ANY_DETAIL_FIELDS,
+};
+/** Search-form fields that some detail shape lacks: reading them after a detail may need a search by id. */
+const SEARCH_ONLY_SOMEWHERE = new Set<string>(
+  [...SEARCH_FIELDS].filter((f) => !(['general', 'device', 'synthetic'] as const).every((k) => DETAIL_FIELDS[k].has(f as ResourceFieldName))),
+);
+const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource']);
+const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
+
+class Walker {
+  constructor(
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    private readonly variables: Record<string, unknown>,
+    private readonly settings: CostSettings,
+  ) {}
+
+  /** The fields of a selection set, through fragments (each fragment once per path: cycles end). */
+  fields(set: SelectionSetNode | undefined, seen: ReadonlySet<string> = new Set()): { field: FieldNode; on: string | null }[] {
+    if (!set) return [];
+    const out: { field: FieldNode; on: string | null }[] = [];
+    for (const s of set.selections) {
+      if (s.kind === Kind.FIELD) out.push({ field: s, on: null });
+      else if (s.kind === Kind.INLINE_FRAGMENT) {
+        for (const inner of this.fields(s.selectionSet, seen)) out.push({ field: inner.field, on: inner.on ?? s.typeCondition?.name.value ?? null });
+      } else if (!seen.has(s.name.value)) {
+        const fragment = this.fragments.get(s.name.value);
+        if (!fragment) continue;
+        for (const inner of this.fields(fragment.selectionSet, new Set([...seen, s.name.value]))) out.push({ field: inner.field, on: inner.on ?? fragment.typeCondition.name.value });
+      }
+    }
+    return out;
+  }
+
+  value(node: ValueNode | undefined): unknown {
+    if (!node) return undefined;
+    switch (node.kind) {
+      case Kind.VARIABLE: return this.variables[node.name.value];
+      case Kind.INT: return Number(node.value);
+      case Kind.FLOAT: return Number(node.value);
+      case Kind.STRING: case Kind.ENUM: return node.value;
+      case Kind.BOOLEAN: return node.value;
+      case Kind.LIST: return node.values.map((v) => this.value(v));
+      case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, this.value(f.value)]));
+      default: return null;
+    }
+  }
+
+  arg(field: FieldNode, name: string): unknown {
+    return this.value(field.arguments?.find((a) => a.name.value === name)?.value);
+  }
+
+  /** Items a connection field returns at most. */
+  pageSize(field: FieldNode): number {
+    const first = this.arg(field, 'first');
+    const last = this.arg(field, 'last');
+    const sizes = [first, last].filter((v): v is number => typeof v === 'number' && v >= 0);
+    const size = sizes.length ? Math.min(...sizes) : this.settings.defaultPageSize;
+    return Math.min(size, this.settings.maxPageSize);
+  }
+
+  /** Upstream calls for one resource reached from `origin`, with this selection. */
+  resource(set: SelectionSetNode | undefined, origin: Origin): number {
+    const fields = this.fields(set);
+    const names = new Set(fields.map((f) => f.field.name.value));
+    const typeVisible = names.has('__typename') || fields.some((f) => f.on !== null && f.on !== 'Resource');
+    let cost = 0;
+    const carried = CARRIED[origin];
+    if (origin !== 'detail' && (typeVisible || [...names].some((n) => ANY_DETAIL_FIELDS.has(n as ResourceFieldName) && !carried.has(n)))) cost += 1;
+    const searchNeeded = origin === 'search' ? [] : [...names].filter((n) => SEARCH_FIELDS.has(n as ResourceFieldName) && (origin === 'detail' ? SEARCH_ONLY_SOMEWHERE.has(n) : !carried.has(n)));
+    if (searchNeeded.length > 0) cost += 1;
+    if (names.has('applications')) cost += 1;
+    const windows = new Set(fields.filter((f) => f.field.name.value === 'availability').map((f) => JSON.stringify([this.arg(f.field, 'from'), this.arg(f.field, 'to')])));
+    cost += windows.size;
+    return cost;
+  }
+
+  decommissioned(set: SelectionSetNode | undefined): number {
+    return this.fields(set).some((f) => HARDWARE.has(f.field.name.value)) ? 1 : 0;
+  }
+
+  /** Nodes of a connection selection (edges.node and nodes), as one merged selection list. */
+  nodeSelections(set: SelectionSetNode | undefined): SelectionSetNode[] {
+    const out: SelectionSetNode[] = [];
+    for (const { field } of this.fields(set)) {
+      if (field.name.value === 'nodes' && field.selectionSet) out.push(field.selectionSet);
+      if (field.name.value === 'edges') for (const inner of this.fields(field.selectionSet)) if (inner.field.name.value === 'node' && inner.field.selectionSet) out.push(inner.field.selectionSet);
+    }
+    return out;
+  }
+
+  merged(sets: SelectionSetNode[]): SelectionSetNode {
+    return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
+  }
+
+  resourceConnection(field: FieldNode): number {
+    return 2 + this.pageSize(field) * this.resource(this.merged(this.nodeSelections(field.selectionSet)), 'search');
+  }
+
+  tenant(set: SelectionSetNode | undefined): number {
+    let cost = 0;
+    for (const { field } of this.fields(set)) {
+      switch (field.name.value) {
+        case 'resources':
+          cost += this.resourceConnection(field);
+          break;
+        case 'resourceList':
+          cost += 1 + this.settings.minimalListSize * this.resource(field.selectionSet, 'minimal');
+          break;
+        case 'resource':
+          cost += 1 + this.resource(field.selectionSet, 'detail');
+          break;
+        case 'decommissionedResources':
+          cost += 2 + this.pageSize(field) * this.decommissioned(this.merged(this.nodeSelections(field.selectionSet)));
+          break;
+        case 'decommissionedResource':
+          cost += 1;
+          break;
+        case 'antivirusDefinitions': {
+          const resourceSets = this.nodeSelections(field.selectionSet).flatMap((s) => this.fields(s).filter((f) => f.field.name.value === 'resource').map((f) => f.field.selectionSet).filter((x): x is SelectionSetNode => !!x));
+          cost += 2 + this.pageSize(field) * (resourceSets.length ? this.resource(this.merged(resourceSets), 'antivirus') : 0);
+          break;
+        }
+        case 'resourceTypes': {
+          const nested = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resources');
+          cost += 1 + this.settings.resourceTypeCount * nested.reduce((sum, f) => sum + this.resourceConnection(f.field), 0);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return cost;
+  }
+
+  root(operation: OperationDefinitionNode): number {
+    let cost = 0;
+    for (const { field } of this.fields(operation.selectionSet)) {
+      const name = field.name.value;
+      if (name === 'tenant') cost += this.tenant(field.selectionSet);
+      else if (name === 'updateResource') {
+        const resource = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resource');
+        cost += 2 + resource.reduce((sum, f) => sum + this.resource(f.field.selectionSet, 'detail'), 0);
+      } else if (name === '_entities') {
+        const representations = this.arg(field, 'representations');
+        const count = Array.isArray(representations) ? representations.length : this.settings.maxPageSize;
+        const fields = this.fields(field.selectionSet);
+        const resourcePart = this.resource({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => f.on && RESOURCE_TYPES.has(f.on)).map((f) => f.field) }, 'detail');
+        const tenantPart = this.tenant({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => f.on === 'Tenant').map((f) => f.field) });
+        cost += count * (1 + Math.max(resourcePart, tenantPart));
+      }
+    }
+    return cost;
+  }
+}
+
+export function estimateUpstreamCalls(document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, settings: CostSettings): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  const operations: OperationDefinitionNode[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
+  }
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  if (!operation) return 0;
+  return new Walker(fragments, variables, settings).root(operation);
+}

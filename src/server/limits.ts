@@ -1,0 +1,150 @@
+/**
+ * Operation limits, all checked before any resolver runs: tokens (at parse), depth and aliases
+ * (validation), and the estimated upstream calls (before execution, with the variables).
+ * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
+ */
+import {
+  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayConfig } from '../config.js';
+import { estimateUpstreamCalls } from '../schema/cost.js';
+
+export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
+}
+
+/** Adds a code to an error that has none (errors raised by graphql-js itself). */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+/** Refusals at the HTTP layer (CSRF, batching, media types) get a code from their status. */
+export function httpErrorCodesPlugin(): Plugin {
+  const byStatus: Record<number, string> = { 400: 'BAD_USER_INPUT', 403: 'FORBIDDEN', 405: 'BAD_USER_INPUT', 406: 'BAD_USER_INPUT', 413: 'OPERATION_TOO_EXPENSIVE', 415: 'BAD_USER_INPUT' };
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in Object(result)) return;
+      const single = result as { errors?: readonly GraphQLError[] };
+      if (!single.errors?.some((e) => !e.extensions?.code)) return;
+      setResult({
+        ...(result as object),
+        errors: single.errors.map((e) => {
+          const status = (e.extensions?.http as { status?: number } | undefined)?.status;
+          return e instanceof GraphQLError && status && byStatus[status] ? withCode(e, byStatus[status]) : e;
+        }),
+      } as never);
+    },
+  };
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  return fragments;
+}
+
+/** Deepest field nesting and alias count, through fragments (each expansion counted; cycles cut). */
+export function measure(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): { depth: number; aliases: number } {
+  let aliases = 0;
+  const walk = (s: SelectionSetNode | undefined, depth: number, path: ReadonlySet<string>): number => {
+    if (!s) return depth;
+    let deepest = depth;
+    for (const selection of s.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.alias) aliases++;
+        deepest = Math.max(deepest, walk(selection.selectionSet, depth + 1, path));
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        deepest = Math.max(deepest, walk(selection.selectionSet, depth, path));
+      } else if (!path.has(selection.name.value)) {
+        deepest = Math.max(deepest, walk(fragments.get(selection.name.value)?.selectionSet, depth, new Set([...path, selection.name.value])));
+      }
+    }
+    return deepest;
+  };
+  const depth = walk(set, 0, new Set());
+  return { depth, aliases };
+}
+
+function shapeRule(config: GatewayConfig) {
+  return (context: ValidationContext) => ({
+    OperationDefinition(node: { selectionSet: SelectionSetNode }) {
+      const { depth, aliases } = measure(node.selectionSet, fragmentsOf(context.getDocument()));
+      const { maxDepth, maxAliases } = config.limits;
+      if (depth > maxDepth) context.reportError(tooExpensive('depth', depth, maxDepth, `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`));
+      if (aliases > maxAliases) context.reportError(tooExpensive('aliases', aliases, maxAliases, `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`));
+    },
+  });
+}
+
+export function operationLimitsPlugin(config: GatewayConfig): Plugin {
+  const { maxTokens } = config.limits;
+  const maxCost = config.maxUpstreamCallsPerOperation;
+  return {
+    onParse({ parseFn, setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          return parseFn(source, { ...options, maxTokens });
+        } catch (error) {
+          if (error instanceof GraphQLError && /more th[ae]n \d+ tokens/.test(error.message)) {
+            throw tooExpensive('tokens', maxTokens + 1, maxTokens, `The operation has more than ${maxTokens} tokens.`);
+          }
+          if (error instanceof GraphQLError && !error.extensions.code) {
+            throw new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
+          }
+          throw error;
+        }
+      });
+    },
+    onValidate({ addValidationRule }) {
+      addValidationRule(shapeRule(config));
+      if (!config.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
+      return ({ result, setResult }) => {
+        if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
+      };
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const estimate = estimateUpstreamCalls(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>, {
+        defaultPageSize: config.defaultPageSize,
+        maxPageSize: config.maxPageSize,
+        minimalListSize: config.maxPageSize,
+        resourceTypeCount: 50,
+      });
+      if (estimate > maxCost) {
+        setResultAndStopExecution({
+          errors: [tooExpensive('upstreamCalls', estimate, maxCost, `The operation could make about ${estimate} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
+        });
+        return undefined;
+      }
+      return {
+        // Variables that do not fit their types fail before any field runs, without a path.
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in Object(result)) return;
+          const single = result as { data?: unknown; errors?: readonly GraphQLError[] };
+          if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
+        },
+      };
+    },
+  };
+}
+
+/** Bodies over the limit are refused before they are read; a POST must say how long it is. */
+export function bodyLimitPlugin(maxBytes: number): Plugin {
+  return {
+    onRequest({ request, endResponse, fetchAPI }) {
+      if (request.method !== 'POST') return;
+      const length = request.headers.get('content-length');
+      const refuse = (status: number, message: string) =>
+        endResponse(new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code: status === 413 ? 'OPERATION_TOO_EXPENSIVE' : 'BAD_USER_INPUT' } }] }), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        }));
+      if (length === null) return refuse(411, 'A POST body needs a Content-Length header.');
+      if (!/^\d+$/.test(length) || Number(length) > maxBytes) return refuse(413, `The request body is larger than ${maxBytes} bytes.`);
+    },
+  };
+}
