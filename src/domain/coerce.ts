@@ -75,7 +75,7 @@ export function time(value: unknown): Date | null {
   const [, y, mo, d, h, mi, s = '0', frac = '0', zone] = m;
   const month = Number(mo);
   const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return null;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(Number(y), month) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return null;
   let offsetMinutes = 0;
   if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.replace(':', '');
@@ -88,6 +88,11 @@ export function time(value: unknown): Date | null {
   const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s), Number(frac.padEnd(3, '0').slice(0, 3)));
   const date = new Date(ms - offsetMinutes * 60_000);
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** 2026-02-30 is not a date, although Date.UTC would roll it over to March. */
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 const digit = (text: string, i: number) => text.charCodeAt(i) - 48;
@@ -114,6 +119,7 @@ function upstreamFormat(text: string): Date | null | undefined {
   const offsetMinutes = two(text, 22);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hours > 23 || minutes > 59 || seconds > 60 || offsetHours > 18 || offsetMinutes > 59) return null;
   const year = two(text, 0) * 100 + two(text, 2);
+  if (day > daysIn(year, month)) return null;
   const ms = Date.UTC(year, month - 1, day, hours, minutes, seconds) - sign * (offsetHours * 60 + offsetMinutes) * 60_000;
   return new Date(ms);
 }

@@ -5,9 +5,13 @@
  * runtime budget enforces the limit for those too.
  */
 import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { parseDateTimeInput } from '../domain/datetime-input.js';
+import { availabilityWindowSeconds } from '../services/availability.js';
 import { ANTIVIRUS_FIELDS, ANY_DETAIL_FIELDS, DETAIL_FIELDS, MINIMAL_FIELDS, SEARCH_FIELDS, type ResourceFieldName } from '../domain/resource.js';
 
 export interface CostSettings {
+  maxAvailabilityWindowDays: number;
   defaultPageSize: number;
   maxPageSize: number;
   /** Assumed size of the unpaged minimal listing. */
@@ -31,6 +35,9 @@ const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource',
 const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
 
 class Walker {
+  /** Argument problems found before execution (so a bad nested argument costs no upstream call). */
+  readonly problems: GraphQLError[] = [];
+
   constructor(
     private readonly fragments: Map<string, FragmentDefinitionNode>,
     private readonly variables: Record<string, unknown>,
@@ -92,9 +99,25 @@ class Walker {
     const searchNeeded = origin === 'search' ? [] : [...names].filter((n) => SEARCH_FIELDS.has(n as ResourceFieldName) && (origin === 'detail' ? SEARCH_ONLY_SOMEWHERE.has(n) : !carried.has(n)));
     if (searchNeeded.length > 0) cost += 1;
     if (names.has('applications')) cost += 1;
-    const windows = new Set(fields.filter((f) => f.field.name.value === 'availability').map((f) => JSON.stringify([this.arg(f.field, 'from'), this.arg(f.field, 'to')])));
+    const availability = fields.filter((f) => f.field.name.value === 'availability');
+    for (const f of availability) this.checkWindow(this.arg(f.field, 'from'), this.arg(f.field, 'to'));
+    const windows = new Set(availability.map((f) => JSON.stringify([this.arg(f.field, 'from'), this.arg(f.field, 'to')])));
     cost += windows.size;
     return cost;
+  }
+
+  private checkWindow(from: unknown, to: unknown): void {
+    let dates: [Date, Date];
+    try {
+      dates = [parseDateTimeInput(from), parseDateTimeInput(to)];
+    } catch {
+      return; // malformed values are refused by GraphQL's own coercion
+    }
+    try {
+      availabilityWindowSeconds(dates[0], dates[1], this.settings.maxAvailabilityWindowDays);
+    } catch (error) {
+      if (error instanceof GraphQLError && !this.problems.some((p) => p.message === error.message)) this.problems.push(error);
+    }
   }
 
   decommissioned(set: SelectionSetNode | undefined): number {
@@ -176,7 +199,12 @@ class Walker {
   }
 }
 
-export function estimateUpstreamCalls(document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, settings: CostSettings): number {
+export function estimateUpstreamCalls(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+  settings: CostSettings,
+): { estimate: number; problems: GraphQLError[] } {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const definition of document.definitions) {
@@ -184,6 +212,7 @@ export function estimateUpstreamCalls(document: DocumentNode, operationName: str
     if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!operation) return 0;
-  return new Walker(fragments, variables, settings).root(operation);
+  if (!operation) return { estimate: 0, problems: [] };
+  const walker = new Walker(fragments, variables, settings);
+  return { estimate: walker.root(operation), problems: walker.problems };
 }

@@ -16,7 +16,10 @@ export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'upstreamCal
 
 /** Adds a code to an error that has none (errors raised by graphql-js itself). */
 function withCode(error: GraphQLError, code: string): GraphQLError {
-  if (error.extensions.code) return error;
+  return error.extensions.code ? error : recode(error, code);
+}
+
+function recode(error: GraphQLError, code: string): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError,
     extensions: { ...error.extensions, code },
@@ -30,12 +33,15 @@ export function httpErrorCodesPlugin(): Plugin {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in Object(result)) return;
       const single = result as { errors?: readonly GraphQLError[] };
-      if (!single.errors?.some((e) => !e.extensions?.code)) return;
+      if (!single.errors?.some((e) => !e.extensions?.code || e.extensions.code === 'BAD_REQUEST')) return;
       setResult({
         ...(result as object),
         errors: single.errors.map((e) => {
+          if (!(e instanceof GraphQLError)) return e;
+          // Yoga's own request errors say BAD_REQUEST; the contract's codes are more specific.
+          if (e.extensions.code === 'BAD_REQUEST') return recode(e, /batching is limited/i.test(e.message) ? 'OPERATION_TOO_EXPENSIVE' : 'BAD_USER_INPUT');
           const status = (e.extensions?.http as { status?: number } | undefined)?.status;
-          return e instanceof GraphQLError && status && byStatus[status] ? withCode(e, byStatus[status]) : e;
+          return status && byStatus[status] ? withCode(e, byStatus[status]) : e;
         }),
       } as never);
     },
@@ -90,7 +96,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
         try {
           return parseFn(source, { ...options, maxTokens });
         } catch (error) {
-          if (error instanceof GraphQLError && /more th[ae]n \d+ tokens/.test(error.message)) {
+          if (error instanceof GraphQLError && /more tha[nt] \d+ tokens/.test(error.message)) {
             throw tooExpensive('tokens', maxTokens + 1, maxTokens, `The operation has more than ${maxTokens} tokens.`);
           }
           if (error instanceof GraphQLError && !error.extensions.code) {
@@ -108,12 +114,17 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       };
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateUpstreamCalls(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>, {
+      const { estimate, problems } = estimateUpstreamCalls(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>, {
         defaultPageSize: config.defaultPageSize,
         maxPageSize: config.maxPageSize,
         minimalListSize: config.maxPageSize,
         resourceTypeCount: 50,
+        maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
       });
+      if (problems.length > 0) {
+        setResultAndStopExecution({ errors: problems });
+        return undefined;
+      }
       if (estimate > maxCost) {
         setResultAndStopExecution({
           errors: [tooExpensive('upstreamCalls', estimate, maxCost, `The operation could make about ${estimate} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],

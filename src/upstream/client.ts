@@ -127,6 +127,8 @@ export class InventorySession {
   private readonly lane: Lane;
   private readonly signal: AbortSignal;
   private readonly deadline: number;
+  /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
+  private dispatched = 0;
 
   constructor(private readonly client: InventoryClient, private readonly options: SessionOptions) {
     const { settings } = client.options;
@@ -240,9 +242,10 @@ export class InventorySession {
   private async attempt(call: Call, path: string, authorization: string | null): Promise<unknown> {
     const { settings } = this.client.options;
     const budget = settings.maxUpstreamCallsPerOperation;
-    if (budget !== undefined && this.stats.totalCalls >= budget) {
+    if (budget !== undefined && this.dispatched >= budget) {
       throw new UpstreamError(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE', null, false);
     }
+    this.dispatched++;
     const remaining = Math.max(1, this.deadline - performance.now());
     const timeout = Math.min(settings.upstreamTimeoutMs, remaining);
     const headers: Record<string, string> = { accept: 'application/json' };
