@@ -126,6 +126,7 @@ export class InventorySession {
   readonly stats: OperationStats;
   private readonly lane: Lane;
   private readonly signal: AbortSignal;
+  private readonly clientSignal: AbortSignal | undefined;
   private readonly deadline: number;
   /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
   private dispatched = 0;
@@ -136,7 +137,10 @@ export class InventorySession {
     this.lane = client.scheduler.lane(settings.upstreamMaxInFlightPerOperation);
     this.deadline = performance.now() + settings.operationTimeoutMs;
     const deadlineSignal = AbortSignal.timeout(settings.operationTimeoutMs);
-    this.signal = options.signal ? AbortSignal.any([options.signal, deadlineSignal]) : deadlineSignal;
+    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
+    // depends on it, so the disconnect is read from a native copy.
+    this.clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
+    this.signal = this.clientSignal ? AbortSignal.any([this.clientSignal, deadlineSignal]) : deadlineSignal;
     // Every queued and running upstream call listens on this signal; dozens at once are expected.
     setMaxListeners(0, this.signal);
   }
@@ -224,7 +228,7 @@ export class InventorySession {
 
   private throwIfStopped(call: Call): void {
     if (!this.signal.aborted) return;
-    if (this.options.signal?.aborted) throw new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
+    if (this.clientSignal?.aborted) throw new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
     throw new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
   }
 
@@ -288,7 +292,7 @@ export class InventorySession {
   private classify(raw: unknown, call: Call): UpstreamError {
     if (raw instanceof UpstreamError) return raw;
     if (this.signal.aborted) {
-      if (this.options.signal?.aborted) return new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
+      if (this.clientSignal?.aborted) return new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
       return new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
     }
     const code = (raw as { code?: string }).code ?? '';

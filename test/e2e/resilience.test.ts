@@ -102,6 +102,8 @@ describe('deadlines and disconnects', () => {
     // Nothing further was started after the disconnect.
     await new Promise((r) => setTimeout(r, 200));
     expect(h.simulator.stats().totalCalls).toBe(1);
+    // A disconnect is the client's doing, not an upstream failure (nor a deadline).
+    expect(h.logs.filter((line) => line.includes('upstream call failed'))).toEqual([]);
   });
 });
 
