@@ -7,22 +7,16 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
+import type { GatewayConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamAuth } from './auth.js';
 import { errorForStatus, gatewayError, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
 import { FairScheduler, type Lane } from './scheduler.js';
 import { OperationStats, type RouteName } from './stats.js';
 
-export interface ClientSettings {
-  upstreamTimeoutMs: number;
-  operationTimeoutMs: number;
-  upstreamRetries: number;
-  maxRetryAfterMs: number;
-  upstreamMaxInFlight: number;
-  upstreamMaxInFlightPerOperation: number;
-  /** Upstream requests (attempts included) one operation may send: the hard stop behind the cost estimate. */
-  maxUpstreamCallsPerOperation?: number;
-}
+/** The settings the client reads; maxUpstreamCallsPerOperation is the hard stop behind the cost estimate. */
+export type ClientSettings = Pick<GatewayConfig, 'upstreamTimeoutMs' | 'operationTimeoutMs' | 'upstreamRetries' | 'maxRetryAfterMs' | 'upstreamMaxInFlight' | 'upstreamMaxInFlightPerOperation'>
+  & Partial<Pick<GatewayConfig, 'maxUpstreamCallsPerOperation'>>;
 
 export interface InventoryClientOptions {
   baseUrl: string;

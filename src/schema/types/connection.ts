@@ -1,5 +1,5 @@
 /** Relay connection types and the one function that turns a fetched window into one. */
-import type { InterfaceRef, ObjectRef } from '@pothos/core';
+import type { ArgBuilder, InterfaceRef, ObjectRef } from '@pothos/core';
 import type { ConnectionShape } from '../../domain/paging.js';
 import { builder, type GatewayTypes } from '../builder.js';
 import { PageInfoRef } from './common.js';
@@ -22,4 +22,15 @@ export function connectionType<T>(name: string, node: ObjectRef<GatewayTypes, T>
       totalCount: t.exposeInt('totalCount', { nullable: false, description: 'All matching items (upstream totalResults).' }),
     }),
   });
+}
+
+/** The paging arguments every connection field takes (see domain/paging.ts for how they map to pages). */
+export function pagingArgs(arg: ArgBuilder<GatewayTypes>, notes: { last?: string; offset?: string } = {}) {
+  return {
+    first: arg.int(),
+    after: arg.string(),
+    last: arg.int(notes.last ? { description: notes.last } : {}),
+    before: arg.string(),
+    offset: arg.int(notes.offset ? { description: notes.offset } : {}),
+  };
 }

@@ -2,6 +2,7 @@ import type { ResourceType } from '../../domain/inventory.js';
 import { searchResources } from '../../services/inventory.js';
 import { badUserInput } from '../../upstream/errors.js';
 import { builder } from '../builder.js';
+import { pagingArgs } from './connection.js';
 import { ResourceFilterInput } from './filters.js';
 import { ResourceConnectionRef } from './resource.js';
 
@@ -17,11 +18,7 @@ export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').i
       description: 'Resources of this type (search with resourceType:<name>).',
       args: {
         filter: t.arg({ type: ResourceFilterInput }),
-        first: t.arg.int(),
-        after: t.arg.string(),
-        last: t.arg.int(),
-        before: t.arg.string(),
-        offset: t.arg.int(),
+        ...pagingArgs(t.arg),
       },
       resolve: (type, args, ctx) => {
         if (args.filter?.resourceTypes) throw badUserInput('filter.resourceTypes is implied by the ResourceType', 'filter.resourceTypes');

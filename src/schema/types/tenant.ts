@@ -3,6 +3,7 @@ import {
   checkTenantId, getDecommissioned, getResource, listAntivirus, listDecommissioned, listMinimal, listResourceTypes, searchResources,
 } from '../../services/inventory.js';
 import { builder } from '../builder.js';
+import { pagingArgs } from './connection.js';
 import { selectsAnyField } from '../selection.js';
 import { AntivirusDefinitionConnectionRef } from './antivirus.js';
 import { DecommissionedResourceConnectionRef, DecommissionedResourceRef, HARDWARE_FIELDS } from './decommissioned.js';
@@ -26,11 +27,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         filter: t.arg({ type: ResourceFilterInput }),
         orderBy: t.arg({ type: ResourceOrderInput, defaultValue: { field: 'id', direction: 'DESC' } }),
         includeStatus: t.arg.boolean({ defaultValue: false, description: 'Ask the upstream to include status in the search records.' }),
-        first: t.arg.int(),
-        after: t.arg.string(),
-        last: t.arg.int(),
-        before: t.arg.string(),
-        offset: t.arg.int({ description: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
+        ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
       resolve: (tenant, args, ctx) => searchResources(ctx, tenant.id, args),
     }),
@@ -57,11 +54,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       description: 'GET /history/resources (state:DECOMMISSIONED is added by the gateway).',
       args: {
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
-        first: t.arg.int(),
-        after: t.arg.string(),
-        last: t.arg.int({ description: 'Only together with before.' }),
-        before: t.arg.string(),
-        offset: t.arg.int(),
+        ...pagingArgs(t.arg, { last: 'Only together with before.' }),
       },
       resolve: (tenant, args, ctx) => listDecommissioned(ctx, tenant.id, args),
     }),
@@ -77,11 +70,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       args: {
         status: t.arg({ type: AntivirusStatusEnum }),
         orderBy: t.arg({ type: AntivirusOrderInput, defaultValue: { field: 'scanDate', direction: 'DESC' } }),
-        first: t.arg.int(),
-        after: t.arg.string(),
-        last: t.arg.int(),
-        before: t.arg.string(),
-        offset: t.arg.int(),
+        ...pagingArgs(t.arg),
       },
       resolve: (tenant, args, ctx) => listAntivirus(ctx, tenant.id, args),
     }),
