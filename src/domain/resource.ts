@@ -244,10 +244,7 @@ export function fromAntivirusResource(tenantId: string, raw: unknown): ResourceV
 /** The rule of the schema sketch: generalInfo -> general; SYNTHETIC -> synthetic; otherwise the short device form. */
 export function detailKind(raw: WireRecord): ResourceKind {
   if (isRecord(raw.generalInfo)) return 'general';
-  const type = str(raw.type)?.toUpperCase();
-  const resourceType = str(raw.resourceType)?.toUpperCase();
-  if (type === 'SYNTHETIC' || resourceType === 'SYNTHETIC') return 'synthetic';
-  return 'device';
+  return kindHint({ type: str(raw.type), resourceType: str(raw.resourceType) }) ?? 'device';
 }
 
 export function fromDetailRecord(tenantId: string, raw: unknown): ResourceView | null {

@@ -7,7 +7,7 @@ import DataLoader from 'dataloader';
 import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/inventory.js';
 import { fromDetailRecord, fromSearchRecord, type ResourceView } from '../domain/resource.js';
 import type { InventorySession } from '../upstream/client.js';
-import { UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
+import { unexpectedShape, UpstreamNotFound } from '../upstream/errors.js';
 import { joinPairs } from '../upstream/query-string.js';
 import type { OperationStats } from '../upstream/stats.js';
 
@@ -51,16 +51,12 @@ async function orNull<T>(work: Promise<T>): Promise<T | null> {
   }
 }
 
-function badResponse(what: string): UpstreamError {
-  return new UpstreamError(`The inventory API sent an unexpected shape for ${what}`, 'UPSTREAM_BAD_RESPONSE', 200, false);
-}
-
 export function createLoaders(session: InventorySession, stats: OperationStats) {
   const resourceDetail = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
     const raw = await orNull(session.detail(key.tenantId, key.id));
     if (raw === null) return null;
     const view = fromDetailRecord(key.tenantId, raw);
-    if (!view) throw badResponse(`resource ${key.id}`);
+    if (!view) throw unexpectedShape(`resource ${key.id}`);
     // The detail may omit its id; the key is authoritative.
     return { ...view, id: key.id };
   });
@@ -88,7 +84,7 @@ export function createLoaders(session: InventorySession, stats: OperationStats) 
       const raw = await orNull(session.historyDetail(key.tenantId, key.id, additional));
       if (raw === null) return null;
       const record = toDecommissioned(key.tenantId, raw, additional);
-      if (!record) throw badResponse(`decommissioned resource ${key.id}`);
+      if (!record) throw unexpectedShape(`decommissioned resource ${key.id}`);
       return { ...record, id: key.id };
     });
 

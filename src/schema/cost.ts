@@ -7,6 +7,7 @@
 import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
+import { fragmentsOf } from './selection.js';
 import { availabilityWindowSeconds } from '../services/availability.js';
 import { ANTIVIRUS_FIELDS, ANY_DETAIL_FIELDS, DETAIL_FIELDS, MINIMAL_FIELDS, SEARCH_FIELDS, type ResourceFieldName } from '../domain/resource.js';
 
@@ -205,12 +206,8 @@ export function estimateUpstreamCalls(
   variables: Record<string, unknown>,
   settings: CostSettings,
 ): { estimate: number; problems: GraphQLError[] } {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  const operations: OperationDefinitionNode[] = [];
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
-  }
+  const fragments = fragmentsOf(document);
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation) return { estimate: 0, problems: [] };
   const walker = new Walker(fragments, variables, settings);

@@ -4,11 +4,12 @@
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
-  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext,
+  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import { estimateUpstreamCalls } from '../schema/cost.js';
+import { fragmentsOf } from '../schema/selection.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
@@ -46,12 +47,6 @@ export function httpErrorCodesPlugin(): Plugin {
       } as never);
     },
   };
-}
-
-function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  return fragments;
 }
 
 /** Deepest field nesting and alias count, through fragments (each expansion counted; cycles cut). */

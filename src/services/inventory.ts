@@ -6,9 +6,9 @@ import type { GatewayContext } from '../context.js';
 import { toAntivirus, toDecommissioned, toPage, toResourceTypes, type AntivirusDefinition, type DecommissionedResource, type Page, type ResourceType } from '../domain/inventory.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import { fromMinimalRecord, fromSearchRecord, type ResourceView } from '../domain/resource.js';
-import { badUserInput, UpstreamError } from '../upstream/errors.js';
+import { badUserInput, unexpectedShape } from '../upstream/errors.js';
 import {
-  checkId, decommissionedQueryString, joinPairs, resourceFilterPairs, type DecommissionedResourceFilter, type ResourceFilter,
+  checkId, decommissionedQueryString, joinPairs, resourceQueryString, type DecommissionedResourceFilter, type ResourceFilter,
 } from '../upstream/query-string.js';
 
 const TENANT_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -24,7 +24,7 @@ function limits(ctx: GatewayContext) {
 
 function pageOrThrow<T>(raw: unknown, map: (item: unknown) => T | null, what: string): Page<T> {
   const page = toPage(raw, map);
-  if (!page) throw new UpstreamError(`The inventory API sent an unexpected shape for ${what}`, 'UPSTREAM_BAD_RESPONSE', 200, false);
+  if (!page) throw unexpectedShape(what);
   return page;
 }
 
@@ -36,7 +36,7 @@ export interface ResourceSearchArgs extends ConnectionArgs {
 
 export async function searchResources(ctx: GatewayContext, tenantId: string, args: ResourceSearchArgs): Promise<ConnectionShape<ResourceView>> {
   // Everything is validated before the first upstream call.
-  const queryString = joinPairs(resourceFilterPairs(args.filter));
+  const queryString = resourceQueryString(args.filter);
   const plan = planWindow(args, limits(ctx));
   const sortName = args.orderBy?.field ?? 'id';
   const descending = (args.orderBy?.direction ?? 'DESC') === 'DESC';
@@ -65,7 +65,7 @@ export async function listMinimal(ctx: GatewayContext, tenantId: string, args: M
     const value = args[name];
     if (value != null && value < 0) throw badUserInput(`${name} must be zero or more`, name);
   }
-  const queryString = joinPairs(resourceFilterPairs(args.filter));
+  const queryString = resourceQueryString(args.filter);
   const raw = await ctx.session.minimal(tenantId, {
     state: args.state ?? 'active',
     locationId: args.locationId ?? undefined,
@@ -73,7 +73,7 @@ export async function listMinimal(ctx: GatewayContext, tenantId: string, args: M
     deviceTypeId: args.deviceTypeId ?? undefined,
     queryString,
   });
-  if (!Array.isArray(raw)) throw new UpstreamError('The inventory API sent an unexpected shape for the minimal resource list', 'UPSTREAM_BAD_RESPONSE', 200, false);
+  if (!Array.isArray(raw)) throw unexpectedShape('the minimal resource list');
   return raw.map((r) => fromMinimalRecord(tenantId, r)).filter((v): v is ResourceView => v !== null);
 }
 
@@ -126,6 +126,6 @@ export async function listAntivirus(ctx: GatewayContext, tenantId: string, args:
 
 export async function listResourceTypes(ctx: GatewayContext, tenantId: string): Promise<ResourceType[]> {
   const raw = await ctx.session.resourceTypes(tenantId);
-  if (!Array.isArray(raw)) throw new UpstreamError('The inventory API sent an unexpected shape for the resource types', 'UPSTREAM_BAD_RESPONSE', 200, false);
+  if (!Array.isArray(raw)) throw unexpectedShape('the resource types');
   return toResourceTypes(tenantId, raw);
 }

@@ -31,6 +31,11 @@ export class UpstreamError extends GraphQLError {
   }
 }
 
+/** A 2xx answer whose body is not the documented shape. */
+export function unexpectedShape(what: string): UpstreamError {
+  return new UpstreamError(`The inventory API sent an unexpected shape for ${what}`, 'UPSTREAM_BAD_RESPONSE', 200, false);
+}
+
 export class UpstreamNotFound extends UpstreamError {
   constructor(what: string) {
     super(`${what} was not found`, 'NOT_FOUND', 404, false);
