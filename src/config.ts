@@ -25,7 +25,7 @@ export interface GatewayConfig {
   maxAvailabilityWindowDays: number;
   /** Upstream calls one operation may make: refused up front by estimate, and stopped at run time. */
   maxUpstreamCallsPerOperation: number;
-  limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxBatch: number; maxBodyBytes: number };
+  limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxFragmentExpansions: number; maxBatch: number; maxBodyBytes: number };
   exposeCredentialSecrets: boolean;
   graphiql: boolean;
   introspection: boolean;
@@ -109,6 +109,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),
       maxAliases: intSetting(env, 'MAX_ALIASES', 30, 1, 10_000),
       maxTokens: intSetting(env, 'MAX_TOKENS', 2_000, 10, 1_000_000),
+      maxFragmentExpansions: intSetting(env, 'MAX_FRAGMENT_EXPANSIONS', 1_000, 1, 1_000_000),
       maxBatch: intSetting(env, 'MAX_BATCHED_OPERATIONS', 5, 0, 100),
       maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 100_000_000),
     },

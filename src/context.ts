@@ -11,4 +11,6 @@ export interface GatewayContext {
   loaders: Loaders;
   stats: OperationStats;
   logger: Logger;
+  /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */
+  estimatedUpstreamCalls?: number;
 }

@@ -4,10 +4,10 @@
  * whose size the upstream does not bound (the minimal listing, resource types); the session's
  * runtime budget enforces the limit for those too.
  */
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
-import { fragmentsOf } from './selection.js';
+import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../services/availability.js';
 import { ANTIVIRUS_FIELDS, ANY_DETAIL_FIELDS, DETAIL_FIELDS, MINIMAL_FIELDS, SEARCH_FIELDS, type ResourceFieldName } from '../domain/resource.js';
 
@@ -40,26 +40,14 @@ class Walker {
   readonly problems: GraphQLError[] = [];
 
   constructor(
-    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    private readonly walk: DocumentWalk,
     private readonly variables: Record<string, unknown>,
     private readonly settings: CostSettings,
   ) {}
 
-  /** The fields of a selection set, through fragments (each fragment once per path: cycles end). */
-  fields(set: SelectionSetNode | undefined, seen: ReadonlySet<string> = new Set()): { field: FieldNode; on: string | null }[] {
-    if (!set) return [];
-    const out: { field: FieldNode; on: string | null }[] = [];
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) out.push({ field: s, on: null });
-      else if (s.kind === Kind.INLINE_FRAGMENT) {
-        for (const inner of this.fields(s.selectionSet, seen)) out.push({ field: inner.field, on: inner.on ?? s.typeCondition?.name.value ?? null });
-      } else if (!seen.has(s.name.value)) {
-        const fragment = this.fragments.get(s.name.value);
-        if (!fragment) continue;
-        for (const inner of this.fields(fragment.selectionSet, new Set([...seen, s.name.value]))) out.push({ field: inner.field, on: inner.on ?? fragment.typeCondition.name.value });
-      }
-    }
-    return out;
+  /** The fields of a selection set through fragments, each once (memoized per document). */
+  fields(set: SelectionSetNode | undefined): readonly CollectedField[] {
+    return this.walk.fields(set);
   }
 
   value(node: ValueNode | undefined): unknown {
@@ -206,10 +194,9 @@ export function estimateUpstreamCalls(
   variables: Record<string, unknown>,
   settings: CostSettings,
 ): { estimate: number; problems: GraphQLError[] } {
-  const fragments = fragmentsOf(document);
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   if (!operation) return { estimate: 0, problems: [] };
-  const walker = new Walker(fragments, variables, settings);
+  const walker = new Walker(documentWalk(document), variables, settings);
   return { estimate: walker.root(operation), problems: walker.problems };
 }

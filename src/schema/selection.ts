@@ -1,12 +1,5 @@
 /** Look-ahead into a field's selection set, through fragments, for loading decisions. */
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
-
-/** The document's fragments by name, for walks that expand spreads. */
-export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
-  return fragments;
-}
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 export function selectsAnyField(info: GraphQLResolveInfo, names: ReadonlySet<string>): boolean {
   const seen = new Set<string>();

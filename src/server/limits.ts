@@ -1,17 +1,18 @@
 /**
- * Operation limits, all checked before any resolver runs: tokens (at parse), depth and aliases
- * (validation), and the estimated upstream calls (before execution, with the variables).
+ * Operation limits, all checked before any resolver runs: tokens (at parse), depth, aliases and
+ * fragment expansions (validation, in time linear in the document: see document-walk.ts), and
+ * the estimated upstream calls (before execution, with the variables).
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
-  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext,
+  GraphQLError, NoSchemaIntrospectionCustomRule, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import { estimateUpstreamCalls } from '../schema/cost.js';
-import { fragmentsOf } from '../schema/selection.js';
+import { documentWalk } from '../schema/document-walk.js';
 
-export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
+export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
 }
 
@@ -49,33 +50,14 @@ export function httpErrorCodesPlugin(): Plugin {
   };
 }
 
-/** Deepest field nesting and alias count, through fragments (each expansion counted; cycles cut). */
-export function measure(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): { depth: number; aliases: number } {
-  let aliases = 0;
-  const walk = (s: SelectionSetNode | undefined, depth: number, path: ReadonlySet<string>): number => {
-    if (!s) return depth;
-    let deepest = depth;
-    for (const selection of s.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.alias) aliases++;
-        deepest = Math.max(deepest, walk(selection.selectionSet, depth + 1, path));
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        deepest = Math.max(deepest, walk(selection.selectionSet, depth, path));
-      } else if (!path.has(selection.name.value)) {
-        deepest = Math.max(deepest, walk(fragments.get(selection.name.value)?.selectionSet, depth, new Set([...path, selection.name.value])));
-      }
-    }
-    return deepest;
-  };
-  const depth = walk(set, 0, new Set());
-  return { depth, aliases };
-}
-
 function shapeRule(config: GatewayConfig) {
   return (context: ValidationContext) => ({
     OperationDefinition(node: { selectionSet: SelectionSetNode }) {
-      const { depth, aliases } = measure(node.selectionSet, fragmentsOf(context.getDocument()));
-      const { maxDepth, maxAliases } = config.limits;
+      const { depth, aliases, expansions } = documentWalk(context.getDocument()).shape(node.selectionSet);
+      const { maxDepth, maxAliases, maxFragmentExpansions } = config.limits;
+      if (expansions > maxFragmentExpansions) {
+        context.reportError(tooExpensive('fragmentExpansions', expansions, maxFragmentExpansions, `The operation expands fragments ${expansions} times; the limit is ${maxFragmentExpansions}.`));
+      }
       if (depth > maxDepth) context.reportError(tooExpensive('depth', depth, maxDepth, `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`));
       if (aliases > maxAliases) context.reportError(tooExpensive('aliases', aliases, maxAliases, `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`));
     },
@@ -120,6 +102,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
         setResultAndStopExecution({ errors: problems });
         return undefined;
       }
+      (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = estimate;
       if (estimate > maxCost) {
         setResultAndStopExecution({
           errors: [tooExpensive('upstreamCalls', estimate, maxCost, `The operation could make about ${estimate} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],

@@ -1,0 +1,110 @@
+/**
+ * Small hostile documents against the gateway as a real process (default settings, embedded
+ * simulator): each is refused, or answered without upstream work, within 50 ms of the gateway's
+ * CPU, and /healthz stays fast while ten clients keep sending them. CPU is read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TICKS_PER_SECOND = 100; // Linux USER_HZ
+
+let child: ChildProcess;
+let url: string;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
+      if (m) { clearInterval(timer); resolve(m[1]!.replace('localhost', '127.0.0.1')); }
+    }, 20);
+    child.once('exit', () => { clearInterval(timer); reject(new Error('the gateway exited')); });
+  });
+});
+
+afterAll(async () => {
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+});
+
+/** CPU seconds the gateway process has used (user + system). */
+function gatewayCpuMs(): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+const post = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+function doubling(levels: number, on: string, leaf: string): string {
+  let doc = on === 'Query' ? 'query Bomb { ...F0 }\n' : 'query Bomb { tenant(id: "client_1") { ...F0 } }\n';
+  for (let i = 0; i < levels; i++) doc += `fragment F${i} on ${on} { ...F${i + 1} ...F${i + 1} }\n`;
+  return `${doc}fragment F${levels} on ${on} { ${leaf} }\n`;
+}
+
+interface Bomb { name: string; body: unknown; code: string | null; limitKind?: string }
+
+const bombs: Bomb[] = [
+  { name: 'doubling spreads, 40 levels', body: { query: doubling(40, 'Query', '__typename') }, code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'fragmentExpansions' },
+  { name: 'doubling spreads, 30 levels, over a nested page', body: { query: doubling(30, 'Tenant', 'resources(first: 50) { nodes { id applications { name } } }') }, code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'fragmentExpansions' },
+  {
+    name: 'wide fan-out: 600 spreads of a fragment that spreads another twice',
+    body: { query: `{ tenant(id: "client_1") { ${'...F '.repeat(600)} } } fragment F on Tenant { ...G ...G } fragment G on Tenant { id }` },
+    code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'fragmentExpansions',
+  },
+  { name: 'nested inline fragments, 350 deep', body: { query: `{ ${'... on Query { '.repeat(350)}__typename${' }'.repeat(350)} }` }, code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'depth' },
+  { name: 'a directive repeated 250 times', body: { query: `{ __typename ${'@skip(if: false) '.repeat(250)}}` }, code: 'GRAPHQL_VALIDATION_FAILED' },
+  { name: '390 operations in one document, none named', body: { query: Array.from({ length: 390 }, (_, i) => `query Q${i} { __typename }`).join('\n') }, code: 'OPERATION_RESOLUTION_FAILURE' },
+  { name: '60 operations each spreading a 30-level doubling', body: { query: `${Array.from({ length: 60 }, (_, i) => `query Q${i} { ...F0 }`).join('\n')}\n${doubling(30, 'Query', '__typename').replace('query Bomb { ...F0 }\n', '')}`, operationName: 'Q7' }, code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'fragmentExpansions' },
+  { name: 'a named operation among 390 (answered)', body: { query: Array.from({ length: 390 }, (_, i) => `query Q${i} { __typename }`).join('\n'), operationName: 'Q389' }, code: null },
+];
+
+describe('fragment bombs', () => {
+  it.each(bombs.map((b) => [b.name, b] as const))('%s: refused within 50 ms of gateway CPU', async (_name, bomb) => {
+    const rounds = 10;
+    const before = gatewayCpuMs();
+    for (let i = 0; i < rounds; i++) {
+      const body = (await (await post(bomb.body)).json()) as { data?: unknown; errors?: { extensions?: Record<string, unknown> }[] };
+      if (bomb.code === null) {
+        expect(body.errors).toBeUndefined();
+        expect(body.data).toEqual({ __typename: 'Query' });
+      } else {
+        expect(body.errors?.[0]?.extensions?.code).toBe(bomb.code);
+        if (bomb.limitKind) expect(body.errors?.[0]?.extensions?.limitKind).toBe(bomb.limitKind);
+      }
+    }
+    const perRequest = (gatewayCpuMs() - before) / rounds;
+    expect(perRequest).toBeLessThan(50);
+  });
+
+  it('keeps /healthz under 100 ms while 10 clients send bombs', async () => {
+    let sending = true;
+    let sent = 0;
+    const senders = Array.from({ length: 10 }, async (_, i) => {
+      while (sending) {
+        await (await post(bombs[i % bombs.length]!.body)).arrayBuffer();
+        sent++;
+      }
+    });
+    const latencies: number[] = [];
+    const until = performance.now() + 3_000;
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await fetch(url.replace('/graphql', '/healthz'));
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    sending = false;
+    await Promise.all(senders);
+    expect(sent).toBeGreaterThan(50);
+    expect(Math.max(...latencies)).toBeLessThan(100);
+  });
+});
