@@ -1,14 +1,16 @@
-/** What every resolver gets: the caller-bound upstream session, fresh loaders, settings, stats. */
+/** What every resolver gets: the request's data source (bound to the caller), settings, stats. */
 import type { GatewayConfig } from './config.js';
-import type { Loaders } from './loaders/index.js';
+import type { InventoryDataSource } from './datasource/inventory.js';
 import type { Logger } from './logger.js';
 import type { InventorySession } from './upstream/client.js';
 import type { OperationStats } from './upstream/stats.js';
 
 export interface GatewayContext {
   config: GatewayConfig;
+  /** The one way to the inventory: resolvers and federation references call only this. */
+  inventory: InventoryDataSource;
+  /** The caller-bound upstream session, for the request's lifecycle (deadline, close); not for resolvers. */
   session: InventorySession;
-  loaders: Loaders;
   stats: OperationStats;
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */

@@ -1,6 +1,8 @@
 /** Domain forms of the non-resource records: applications, availability, history, antivirus, types, pages. */
 import { bool, int32, isRecord, list, mapRecords, num, record, safeInt, splitList, str, time, type WireRecord } from './coerce.js';
-import { cloudProperties, fromAntivirusResource, resourceState, tags, type CloudProperties, type ResourceState, type ResourceView, type Tag } from './resource.js';
+import {
+  cloudProperties, managementProfile, resourceState, tags, toResourceView, type CloudProperties, type ManagementProfile, type ResourceState, type ResourceView, type Tag,
+} from './resource.js';
 
 export interface InstalledApplication {
   id: number; name: string; vendor: string | null; version: string | null;
@@ -83,7 +85,7 @@ export function toAvailability(raw: unknown, from: Date, to: Date): Availability
 
 export interface DecommissionedAdditional {
   bios: Record<string, string | null> | null;
-  networkCards: { id: number | null; name: string | null; ipAddresses: string[]; macAddress: string | null; dhcpEnabled: boolean | null; linkMode: string | null }[];
+  networkCards: { index: number | null; name: string | null; ipAddresses: string[]; macAddress: string | null; dhcpEnabled: boolean | null; linkMode: string | null }[];
   physicalDisks: { name: string | null; model: string | null; manufacturer: string | null; interfaceType: string | null; partitions: number | null; mediaType: string | null }[];
   logicalDisks: {
     name: string | null; description: string | null; fileSystem: string | null; total: number | null; free: number | null; monitor: boolean | null;
@@ -104,48 +106,57 @@ export interface DecommissionedResource {
   make: string | null; model: string | null; osName: string | null; osArchitecture: string | null; serialNumber: string | null;
   systemUID: string | null; description: string | null; agentInstalled: boolean | null; name: string | null; aliasName: string | null;
   resourceName: string | null; resourceType: string | null; cloud: CloudProperties | null;
-  managementProfile: { id: number | null; name: string | null; type: string | null } | null;
+  managementProfile: ManagementProfile | null;
   tags: Tag[]; decommissionReason: string | null;
-  /** Present only when the record was read with additionalInfo=true. */
-  additional: DecommissionedAdditional | null;
+  /** The hardware parts the record carries (all of them when read with additionalInfo=true). */
+  hardware: Partial<DecommissionedAdditional>;
 }
 
 const BIOS_KEYS = ['biosName', 'biosVersion', 'smBiosVersion', 'smBiosMajorVersion', 'smBiosMinorVersion', 'smBiosPresent', 'systemSerial', 'systemModel', 'systemManufacturer'];
 
-function additional(raw: WireRecord): DecommissionedAdditional {
-  const bios = record(raw.bios);
-  return {
-    bios: bios ? Object.fromEntries(BIOS_KEYS.map((k) => [k, str(bios[k])])) : null,
-    networkCards: mapRecords(raw.networkCards, (n) => ({
-      id: int32(n.id), name: str(n.networkName), ipAddresses: splitList(n.ipAddress, ';'), macAddress: str(n.macAddress),
-      dhcpEnabled: bool(n.dhcpEnabled), linkMode: str(n.linkMode),
-    })),
-    physicalDisks: mapRecords(raw.physicalDisks, (d) => ({
-      name: str(d.name), model: str(d.model), manufacturer: str(d.manufacturer), interfaceType: str(d.interfaceType),
-      partitions: int32(d.partitions), mediaType: str(d.mediaType),
-    })),
-    logicalDisks: mapRecords(raw.logicalDisks, (d) => ({
-      name: str(d.name), description: str(d.description), fileSystem: str(d.fileSystem), total: num(d.total), free: num(d.free),
-      monitor: bool(d.monitor), utilizationWarningThreshold: num(d.utilizationWarningThreshold),
-      utilizationCriticalThreshold: num(d.utilizationCriticalThreshold), freeDiskWarningThreshold: num(d.freeDiskWarningThreshold),
-      freeDiskCriticalThreshold: num(d.freeDiskCriticalThreshold),
-    })),
-    cpus: mapRecords(raw.cpus, (c) => ({
-      processor: str(c.processor), processorName: str(c.processorName), processorVersion: str(c.processorVersion),
-      manufacturer: str(c.manufacturer), family: str(c.family), powerManagementSupported: bool(c.powerManagementSupported),
-      l2CacheSize: safeInt(c.l2CacheSize), maxClockSpeed: safeInt(c.maxClockSpeed), dataWidth: int32(c.dataWidth), numberOfCores: int32(c.numberOfCores),
-    })),
-    videoCards: mapRecords(raw.videoCards, (v) => ({
-      name: str(v.name), ram: str(v.ram), version: str(v.version), resolution: str(v.resolution), bitsPerPixel: str(v.bitsPerPixel),
-    })),
-  };
+/** Readers of the hardware parts (the additional data), each by its key. */
+const HARDWARE_PARTS: { [K in keyof DecommissionedAdditional]: (value: unknown) => DecommissionedAdditional[K] } = {
+  bios: (value) => {
+    const bios = record(value);
+    return bios ? Object.fromEntries(BIOS_KEYS.map((k) => [k, str(bios[k])])) : null;
+  },
+  networkCards: (value) => mapRecords(value, (n) => ({
+    index: int32(n.id), name: str(n.networkName), ipAddresses: splitList(n.ipAddress, ';'), macAddress: str(n.macAddress),
+    dhcpEnabled: bool(n.dhcpEnabled), linkMode: str(n.linkMode),
+  })),
+  physicalDisks: (value) => mapRecords(value, (d) => ({
+    name: str(d.name), model: str(d.model), manufacturer: str(d.manufacturer), interfaceType: str(d.interfaceType),
+    partitions: int32(d.partitions), mediaType: str(d.mediaType),
+  })),
+  logicalDisks: (value) => mapRecords(value, (d) => ({
+    name: str(d.name), description: str(d.description), fileSystem: str(d.fileSystem), total: num(d.total), free: num(d.free),
+    monitor: bool(d.monitor), utilizationWarningThreshold: num(d.utilizationWarningThreshold),
+    utilizationCriticalThreshold: num(d.utilizationCriticalThreshold), freeDiskWarningThreshold: num(d.freeDiskWarningThreshold),
+    freeDiskCriticalThreshold: num(d.freeDiskCriticalThreshold),
+  })),
+  cpus: (value) => mapRecords(value, (c) => ({
+    processor: str(c.processor), processorName: str(c.processorName), processorVersion: str(c.processorVersion),
+    manufacturer: str(c.manufacturer), family: str(c.family), powerManagementSupported: bool(c.powerManagementSupported),
+    l2CacheSize: safeInt(c.l2CacheSize), maxClockSpeed: safeInt(c.maxClockSpeed), dataWidth: int32(c.dataWidth), numberOfCores: int32(c.numberOfCores),
+  })),
+  videoCards: (value) => mapRecords(value, (v) => ({
+    name: str(v.name), ram: str(v.ram), version: str(v.version), resolution: str(v.resolution), bitsPerPixel: str(v.bitsPerPixel),
+  })),
+};
+
+/** The hardware parts a record carries, by presence: a list record may carry some without additionalInfo. */
+function hardwareOf(raw: WireRecord): Partial<DecommissionedAdditional> {
+  const parts: Partial<Record<keyof DecommissionedAdditional, unknown>> = {};
+  for (const key of Object.keys(HARDWARE_PARTS) as (keyof DecommissionedAdditional)[]) {
+    if (Object.hasOwn(raw, key)) parts[key] = HARDWARE_PARTS[key](raw[key]);
+  }
+  return parts as Partial<DecommissionedAdditional>;
 }
 
-export function toDecommissioned(tenantId: string, raw: unknown, withAdditional: boolean): DecommissionedResource | null {
+export function toDecommissioned(tenantId: string, raw: unknown): DecommissionedResource | null {
   if (!isRecord(raw)) return null;
   const id = str(raw.id);
   if (id === null) return null;
-  const profile = record(raw.managementProfile);
   const history = record(raw.history);
   return {
     tenantId, id,
@@ -155,10 +166,10 @@ export function toDecommissioned(tenantId: string, raw: unknown, withAdditional:
     osArchitecture: str(raw.osArchitecture), serialNumber: str(raw.serialNumber), systemUID: str(raw.systemUID),
     description: str(raw.description), agentInstalled: bool(raw.agentInstalled), name: str(raw.name), aliasName: str(raw.aliasName),
     resourceName: str(raw.resourceName), resourceType: str(raw.resourceType), cloud: cloudProperties(raw.attributes),
-    managementProfile: profile ? { id: int32(profile.id), name: str(profile.name), type: str(profile.type) } : null,
+    managementProfile: managementProfile(raw.managementProfile),
     tags: tags(raw.tags),
     decommissionReason: str(history?.decommissionReason),
-    additional: withAdditional ? additional(raw) : null,
+    hardware: hardwareOf(raw),
   };
 }
 
@@ -175,7 +186,7 @@ export function toAntivirus(tenantId: string, raw: unknown): AntivirusDefinition
     name: str(raw.name), version: str(raw.version), currentDefinition: str(raw.currentDefinition),
     currentDefinitionDate: time(raw.currentDefinitionDate), scanDate: time(raw.scanDate), supported: bool(raw.supported),
     status: status === 'UPTODATE' || status === 'OUTOFDATE' ? status : null,
-    resource: fromAntivirusResource(tenantId, raw.resource),
+    resource: toResourceView(tenantId, raw.resource, 'antivirus'),
   };
 }
 

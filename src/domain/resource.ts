@@ -1,7 +1,10 @@
 /**
- * Resources in domain form. The upstream shows a resource in six shapes (search hit, minimal
- * record, antivirus reference, and three detail forms); each maps to a ResourceView that says
- * which fields it carries, so the schema can tell "known to be empty" from "not loaded yet".
+ * Resources in domain form, read by presence. The upstream shows a resource in six documented
+ * forms (search hit, minimal record, antivirus reference, three detail forms), and real records
+ * carry keys their form does not document. A ResourceView keeps the record at hand; every field
+ * is read from it wherever the key stands (RESOURCE_FIELDS lists the keys). A present key with
+ * '' or null is known to be empty; only an absent key is worth a call, and the same table says
+ * which call (and tells the cost estimate what a form documents).
  */
 import {
   bool, int32, isRecord, list, mapRecords, record, safeInt, splitList, str, stringList, time, type WireRecord,
@@ -10,130 +13,33 @@ import {
 export type ResourceKind = 'general' | 'device' | 'synthetic';
 export type ResourceState = 'active' | 'inactive' | 'discovered' | 'decommissioned';
 
-export interface Location { id: number; name: string | null; city: string | null; clientId: number | null; mspId: number | null }
+export interface Location { number: number; name: string | null; city: string | null; clientId: number | null; mspId: number | null }
 export interface Tag { name: string; value: string | null; source: string | null }
-export interface ClientRef { id: number | null; uniqueId: string | null; name: string | null }
+export interface ClientRef { number: number | null; uniqueId: string | null; name: string | null }
 export interface NetworkAddress { ip: string | null; mac: string | null; aliasIps: string[] }
 export interface NetworkCard {
-  id: number | null; name: string | null; status: string | null; ipAddress: string | null; macAddress: string | null;
+  index: number | null; name: string | null; status: string | null; ipAddress: string | null; macAddress: string | null;
   dhcpEnabled: boolean | null; linkMode: string | null; aliasIps: string[];
 }
-export interface InstalledIntegration { id: string; displayName: string | null; integrationId: string | null; integrationName: string | null }
+export interface InstalledIntegration {
+  installId: string; displayName: string | null; integrationId: string | null; integrationName: string | null;
+  installedBy: string | null; installedAt: Date | null;
+}
 export interface CloudProperties {
   provider: string | null; instanceId: string | null; instanceState: string | null; instanceType: string | null;
   publicIp: string | null; ami: string | null; launchedAt: Date | null; owner: string | null; privateDns: string | null;
   privateIp: string | null; zone: string | null; monitoringState: string | null;
+  /** Every property as sent, provider-specific ones included. */
+  all: WireRecord;
 }
 export interface MetricType { name: string; displayName: string | null; unit: string | null; availabilityMetric: boolean | null; thresholdType: string | null }
 export interface SyntheticCredential {
-  id: number | null; secure: boolean | null; port: number | null; snmpVersion: string | null; autoEnableMode: boolean | null;
+  number: number | null; secure: boolean | null; port: number | null; snmpVersion: string | null; autoEnableMode: boolean | null;
   universal: boolean | null; spSecure: boolean | null; spPort: number | null; securityLevel: string | null; timeoutMs: number | null;
   oauthClientKey: string | null; oauthClientSecret: string | null; oauthAccessTokenUrl: string | null; oauthGrantType: string | null;
 }
-
-/** Every resource field the gateway exposes, in domain names. */
-export interface ResourceFields {
-  name: string | null;
-  hostName: string | null;
-  ipAddress: string | null;
-  dns: string | null;
-  aliasName: string | null;
-  resourceName: string | null;
-  resourceType: string | null;
-  type: string | null;
-  state: ResourceState | null;
-  status: string | null;
-  source: string | null;
-  agentInstalled: boolean | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-  location: Location | null;
-  tags: Tag[];
-  consoles: unknown[];
-  make: string | null;
-  model: string | null;
-  osName: string | null;
-  description: string | null;
-  classCode: string | null;
-  deviceType: string | null;
-  devicePath: string | null;
-  gatewayProfileId: string | null;
-  client: ClientRef | null;
-  clientId: number | null;
-  networkAddresses: NetworkAddress[];
-  attributes: WireRecord | null;
-  assetManagedAt: Date | null;
-  firstAssetManagedAt: Date | null;
-  deleted: boolean | null;
-  ts: number | null;
-  locationOffset: number | null;
-  totalLocations: number | null;
-  // general detail
-  extResourceId: string | null;
-  physicalMemory: string | null;
-  keyboardType: string | null;
-  encodingType: string | null;
-  agentDeployedAt: Date | null;
-  components: string[];
-  bios: { systemSerial: string | null; systemModel: string | null } | null;
-  cpus: unknown[];
-  networkCards: NetworkCard[];
-  installedIntegration: InstalledIntegration | null;
-  cloud: CloudProperties | null;
-  metricTypes: MetricType[];
-  clientUniqueId: string | null;
-  appRoles: string[];
-  wsusSettings: string | null;
-  // synthetic detail
-  checkType: string | null;
-  host: string | null;
-  url: string | null;
-  locationUuids: string[];
-  credential: SyntheticCredential | null;
-}
-
-export type ResourceFieldName = keyof ResourceFields;
-
-export type ResourceForm = 'search' | 'minimal' | 'antivirus' | 'detail';
-
-export interface ResourceView {
-  tenantId: string;
-  id: string;
-  form: ResourceForm;
-  /** Known from a detail record, or from a type/resourceType SYNTHETIC hint; null when undecided. */
-  kind: ResourceKind | null;
-  /** The fields this shape carries: a carried field that is null is known to be empty. */
-  carries: ReadonlySet<ResourceFieldName>;
-  fields: Partial<ResourceFields>;
-}
-
-const fieldSet = (...names: ResourceFieldName[]) => new Set<ResourceFieldName>(names);
-
-export const SEARCH_FIELDS = fieldSet(
-  'hostName', 'ipAddress', 'dns', 'client', 'createdAt', 'classCode', 'deviceType', 'devicePath', 'type', 'state', 'make',
-  'model', 'osName', 'description', 'gatewayProfileId', 'source', 'agentInstalled', 'networkAddresses', 'attributes',
-  'aliasName', 'name', 'resourceName', 'consoles', 'resourceType', 'assetManagedAt', 'firstAssetManagedAt', 'deleted',
-  'ts', 'clientId', 'locationOffset', 'totalLocations',
-);
-const SEARCH_FIELDS_WITH_STATUS = new Set<ResourceFieldName>([...SEARCH_FIELDS, 'status']);
-export const MINIMAL_FIELDS = fieldSet('name', 'hostName', 'ipAddress', 'aliasName', 'resourceName', 'resourceType');
-export const ANTIVIRUS_FIELDS = fieldSet('hostName', 'ipAddress', 'osName');
-export const DETAIL_FIELDS: Record<ResourceKind, ReadonlySet<ResourceFieldName>> = {
-  general: fieldSet(
-    'ipAddress', 'extResourceId', 'state', 'source', 'agentInstalled', 'status', 'location', 'components', 'tags', 'bios',
-    'cpus', 'name', 'osName', 'make', 'description', 'hostName', 'dns', 'resourceType', 'keyboardType', 'encodingType',
-    'physicalMemory', 'resourceName', 'aliasName', 'createdAt', 'updatedAt', 'agentDeployedAt', 'assetManagedAt',
-    'firstAssetManagedAt', 'consoles', 'networkCards', 'installedIntegration', 'cloud', 'metricTypes', 'clientUniqueId',
-    'appRoles', 'wsusSettings',
-  ),
-  device: fieldSet('createdAt', 'updatedAt', 'type', 'state', 'source', 'status', 'location', 'resourceName', 'consoles', 'clientUniqueId'),
-  synthetic: fieldSet(
-    'resourceType', 'name', 'consoles', 'checkType', 'host', 'deleted', 'url', 'credential', 'locationUuids', 'ts', 'clientId',
-    'locationOffset', 'totalLocations',
-  ),
-};
-/** Fields some detail form carries: only these are worth a detail call. */
-export const ANY_DETAIL_FIELDS = new Set<ResourceFieldName>([...DETAIL_FIELDS.general, ...DETAIL_FIELDS.device, ...DETAIL_FIELDS.synthetic]);
+export interface DeviceGroup { number: number | null; name: string }
+export interface ManagementProfile { number: number | null; name: string | null; type: string | null }
 
 export function resourceState(value: unknown): ResourceState | null {
   const text = str(value)?.toLowerCase();
@@ -142,9 +48,9 @@ export function resourceState(value: unknown): ResourceState | null {
 
 export function location(value: unknown): Location | null {
   const r = record(value);
-  const id = r ? int32(r.id) : null;
-  if (!r || id === null) return null;
-  return { id, name: str(r.name), city: str(r.city), clientId: int32(r.clientId), mspId: int32(r.mspId) };
+  const number = r ? int32(r.id) : null;
+  if (!r || number === null) return null;
+  return { number, name: str(r.name), city: str(r.city), clientId: int32(r.clientId), mspId: int32(r.mspId) };
 }
 
 export function tags(value: unknown): Tag[] {
@@ -160,185 +66,237 @@ export function cloudProperties(value: unknown): CloudProperties | null {
   return {
     provider: str(r.provider), instanceId: str(r.instanceId), instanceState: str(r.instanceState), instanceType: str(r.instanceType),
     publicIp: str(r.publicIp), ami: str(r.ami), launchedAt: time(r.launchDate), owner: str(r.owner), privateDns: str(r.privateDns),
-    privateIp: str(r.privateIp), zone: str(r.zone), monitoringState: str(r.monitoringState),
+    privateIp: str(r.privateIp), zone: str(r.zone), monitoringState: str(r.monitoringState), all: r,
   };
 }
 
-/** An upstream id must be a non-empty string (or number) to become a node; records without one are dropped. */
-export function resourceId(value: unknown): string | null {
-  return str(value);
+export function managementProfile(value: unknown): ManagementProfile | null {
+  if (typeof value === 'string') return str(value) === null ? null : { number: null, name: value, type: null };
+  const r = record(value);
+  return r ? { number: int32(r.id), name: str(r.name), type: str(r.type) } : null;
 }
 
-function view(tenantId: string, raw: WireRecord, form: ResourceForm, kind: ResourceKind | null, carries: ReadonlySet<ResourceFieldName>, fields: Partial<ResourceFields>): ResourceView | null {
-  const id = resourceId(raw.id);
-  if (id === null) return null;
-  return { tenantId, id, form, kind: kind ?? kindHint(fields), carries, fields };
+function deviceGroups(value: unknown): DeviceGroup[] {
+  return list(value).flatMap((g): DeviceGroup[] => {
+    if (typeof g === 'string') return str(g) === null ? [] : [{ number: null, name: g }];
+    const r = record(g);
+    const name = r ? str(r.name) : null;
+    return r && name !== null ? [{ number: int32(r.id), name }] : [];
+  });
 }
 
-/** SYNTHETIC in type or resourceType decides the type without a detail read. */
-export function kindHint(fields: Partial<ResourceFields>): ResourceKind | null {
-  return fields.type?.toUpperCase() === 'SYNTHETIC' || fields.resourceType?.toUpperCase() === 'SYNTHETIC' ? 'synthetic' : null;
-}
-
-export function fromSearchRecord(tenantId: string, raw: unknown): ResourceView | null {
-  if (!isRecord(raw)) return null;
-  const client = record(raw.client);
-  const attributes = record(raw.attributes);
-  const fields: Partial<ResourceFields> = {
-    hostName: str(raw.hostName),
-    ipAddress: str(raw.ipAddress),
-    dns: str(raw.dns),
-    client: client ? { id: int32(client.id), uniqueId: str(client.uniqueId), name: str(client.name) } : null,
-    createdAt: time(raw.createdDate),
-    classCode: str(raw.classCode),
-    deviceType: str(raw.deviceType),
-    devicePath: str(raw.devicePath),
-    type: str(raw.type),
-    state: resourceState(raw.state),
-    make: str(raw.make),
-    model: str(raw.model),
-    osName: str(raw.osName),
-    description: str(raw.description),
-    gatewayProfileId: str(raw.gatewayProfileId),
-    source: str(raw.source),
-    agentInstalled: bool(raw.agentInstalled),
-    networkAddresses: mapRecords(attributes?.network, (n) => ({ ip: str(n.ip), mac: str(n.mac), aliasIps: splitList(n.aliasIp, ',') })),
-    attributes,
-    aliasName: str(raw.aliasName),
-    name: str(raw.name),
-    resourceName: str(raw.resourceName),
-    consoles: list(raw.consoles),
-    resourceType: str(raw.resourceType),
-    assetManagedAt: time(raw.assetManagedTime),
-    firstAssetManagedAt: time(raw.firstAssetManagedTime),
-    deleted: bool(raw.deleted),
-    ts: safeInt(raw.ts),
-    clientId: int32(raw.clientId),
-    locationOffset: int32(raw.locationOffset),
-    totalLocations: int32(raw.totalLocations),
+function installedIntegration(value: unknown): InstalledIntegration | null {
+  const app = record(value);
+  const installId = app ? str(app.id) : null;
+  if (!app || installId === null) return null;
+  const integration = record(app.integration);
+  const by = app.installedBy ?? app.installedUser;
+  return {
+    installId, displayName: str(app.displayName), integrationId: str(integration?.id), integrationName: str(integration?.name),
+    installedBy: str(record(by)?.loginName ?? record(by)?.name ?? by), installedAt: time(app.installedTime ?? app.installedDate ?? app.createdDate),
   };
-  const withStatus = 'status' in raw;
-  if (withStatus) fields.status = str(raw.status);
-  return view(tenantId, raw, 'search', null, withStatus ? SEARCH_FIELDS_WITH_STATUS : SEARCH_FIELDS, fields);
 }
 
-export function fromMinimalRecord(tenantId: string, raw: unknown): ResourceView | null {
-  if (!isRecord(raw)) return null;
-  return view(tenantId, raw, 'minimal', null, MINIMAL_FIELDS, {
-    name: str(raw.name),
-    hostName: str(raw.hostName),
-    ipAddress: str(raw.ipAddress),
-    aliasName: str(raw.aliasName),
-    resourceName: str(raw.resourceName),
-    resourceType: str(raw.resourceType),
-  });
+function credential(value: unknown): SyntheticCredential | null {
+  const c = record(value);
+  if (!c) return null;
+  return {
+    number: int32(c.id), secure: bool(c.secure), port: int32(c.port), snmpVersion: str(c.snmpVersion),
+    autoEnableMode: bool(c.autoEnableMode), universal: bool(c.universal), spSecure: bool(c.spSecure),
+    spPort: int32(c.spPort), securityLevel: str(c.securityLevel), timeoutMs: int32(c.timeoutMs),
+    oauthClientKey: str(c.oauthClientKey), oauthClientSecret: str(c.oauthClientSecret),
+    oauthAccessTokenUrl: str(c.oauthAccessTokenUrl), oauthGrantType: str(c.oauthGrantType),
+  };
 }
 
-export function fromAntivirusResource(tenantId: string, raw: unknown): ResourceView | null {
-  if (!isRecord(raw)) return null;
-  return view(tenantId, raw, 'antivirus', null, ANTIVIRUS_FIELDS, {
-    hostName: str(raw.hostName), ipAddress: str(raw.ipAddress), osName: str(raw.osName),
-  });
+/** A documented form of a resource record. */
+export type RecordForm = 'search' | 'minimal' | 'antivirus' | ResourceKind;
+/** Where a view's record came from: a detail read is one of the three detail forms. */
+export type ResourceOrigin = 'search' | 'minimal' | 'antivirus' | 'detail';
+/** The reads that can supply a field a record lacks. */
+export type FieldLoad = 'detail' | 'search';
+
+interface FieldSource<T> {
+  /** Where the key may stand, in order; a dot reads a nested record (generalInfo.hostName). */
+  keys: readonly string[];
+  read: (value: unknown) => T;
+  /** The forms the interface document lists it in. */
+  documented: readonly RecordForm[];
+  /** Reads that supply it when the record lacks it, in order (default: from `documented`). */
+  loads?: readonly FieldLoad[];
 }
 
-/** The rule of the schema sketch: generalInfo -> general; SYNTHETIC -> synthetic; otherwise the short device form. */
-export function detailKind(raw: WireRecord): ResourceKind {
-  if (isRecord(raw.generalInfo)) return 'general';
-  return kindHint({ type: str(raw.type), resourceType: str(raw.resourceType) }) ?? 'device';
-}
+const text = (keys: string[], documented: RecordForm[], loads?: FieldLoad[]): FieldSource<string | null> => ({ keys, read: str, documented, loads });
+const date = (keys: string[], documented: RecordForm[]): FieldSource<Date | null> => ({ keys, read: time, documented });
 
-export function fromDetailRecord(tenantId: string, raw: unknown): ResourceView | null {
-  if (!isRecord(raw)) return null;
-  const kind = detailKind(raw);
-  if (kind === 'synthetic') {
-    const c = record(raw.credential);
-    return view(tenantId, raw, 'detail', kind, DETAIL_FIELDS.synthetic, {
-      resourceType: str(raw.resourceType),
-      name: str(raw.name),
-      consoles: list(raw.consoles),
-      checkType: str(raw.checkType),
-      host: str(raw.host),
-      deleted: bool(raw.deleted),
-      url: str(raw.url),
-      credential: c
-        ? {
-            id: int32(c.id), secure: bool(c.secure), port: int32(c.port), snmpVersion: str(c.snmpVersion),
-            autoEnableMode: bool(c.autoEnableMode), universal: bool(c.universal), spSecure: bool(c.spSecure),
-            spPort: int32(c.spPort), securityLevel: str(c.securityLevel), timeoutMs: int32(c.timeoutMs),
-            oauthClientKey: str(c.oauthClientKey), oauthClientSecret: str(c.oauthClientSecret),
-            oauthAccessTokenUrl: str(c.oauthAccessTokenUrl), oauthGrantType: str(c.oauthGrantType),
-          }
-        : null,
-      locationUuids: stringList(raw.locationUuids),
-      ts: safeInt(raw.ts),
-      clientId: int32(raw.clientId),
-      locationOffset: int32(raw.locationOffset),
-      totalLocations: int32(raw.totalLocations),
-    });
-  }
-  if (kind === 'device') {
-    return view(tenantId, raw, 'detail', kind, DETAIL_FIELDS.device, {
-      createdAt: time(raw.createdDate),
-      updatedAt: time(raw.updatedDate),
-      type: str(raw.type),
-      state: resourceState(raw.state),
-      source: str(raw.source),
-      status: str(raw.status),
-      location: location(raw.location),
-      resourceName: str(raw.resourceName),
-      consoles: list(raw.consoles),
-      clientUniqueId: str(raw.clientUniqueId),
-    });
-  }
-  const info = record(raw.generalInfo) ?? {};
-  const bios = record(raw.bios);
-  const app = record(raw.installedApp);
-  const appId = app ? str(app.id) : null;
-  const integration = app ? record(app.integration) : null;
-  return view(tenantId, raw, 'detail', kind, DETAIL_FIELDS.general, {
-    ipAddress: str(raw.ipAddress),
-    extResourceId: str(raw.extResourceId),
-    state: resourceState(raw.state),
-    source: str(raw.source),
-    agentInstalled: bool(raw.agentInstalled),
-    status: str(raw.status),
-    location: location(raw.location),
-    components: stringList(raw.components),
-    tags: tags(raw.tags),
-    bios: bios ? { systemSerial: str(bios.systemSerial), systemModel: str(bios.systemModel) } : null,
-    cpus: list(raw.cpus),
-    name: str(info.name),
-    osName: str(info.osName),
-    make: str(info.make),
-    description: str(info.description),
-    hostName: str(info.hostName),
-    dns: str(info.dns),
-    resourceType: str(info.resourceType),
-    keyboardType: str(info.keyboardType),
-    encodingType: str(info.encodingType),
-    physicalMemory: str(info.physicalMemory),
-    resourceName: str(info.resourceName),
-    aliasName: str(info.aliasName),
-    createdAt: time(info.createdTime),
-    updatedAt: time(info.updatedTime),
-    agentDeployedAt: time(info.agentDeploytime),
-    assetManagedAt: time(info.assetManagedTime),
-    firstAssetManagedAt: time(info.firstAssetManagedTime),
-    consoles: list(raw.consoles),
-    networkCards: mapRecords(raw.networkCardDetails, (n) => ({
-      id: int32(n.id), name: str(n.networkName), status: str(n.status), ipAddress: str(n.ipAddress), macAddress: str(n.macAddress),
+const SEARCH_AND_GENERAL: RecordForm[] = ['search', 'general'];
+
+/**
+ * The one table of where each resource field comes from. The run-time reads and the
+ * pre-execution cost estimate both use it; a schema field of a resource without an entry here
+ * fails a test. `loads` names the reads that supply a field real records carry outside their
+ * documented form (search hits with tags and location; cloud items' short detail with names).
+ */
+export const RESOURCE_FIELDS = {
+  name: text(['name', 'generalInfo.name'], ['search', 'minimal', 'general', 'synthetic']),
+  hostName: text(['hostName', 'generalInfo.hostName'], ['search', 'minimal', 'antivirus', 'general']),
+  ipAddress: text(['ipAddress'], ['search', 'minimal', 'antivirus', 'general']),
+  dns: text(['dns', 'dnsName', 'generalInfo.dns'], SEARCH_AND_GENERAL),
+  aliasName: text(['aliasName', 'generalInfo.aliasName'], ['search', 'minimal', 'general']),
+  resourceName: text(['resourceName', 'generalInfo.resourceName'], ['search', 'minimal', 'general', 'device']),
+  resourceType: text(['resourceType', 'generalInfo.resourceType'], ['search', 'minimal', 'general', 'synthetic']),
+  type: text(['type'], ['search', 'device']),
+  state: { keys: ['state'], read: resourceState, documented: ['search', 'general', 'device'] },
+  status: text(['status'], ['general', 'device']),
+  source: text(['source'], ['search', 'general', 'device']),
+  agentInstalled: { keys: ['agentInstalled'], read: bool, documented: SEARCH_AND_GENERAL },
+  createdAt: date(['createdDate', 'generalInfo.createdTime', 'createdTime'], ['search', 'general', 'device']),
+  updatedAt: { ...date(['updatedDate', 'generalInfo.updatedTime', 'updatedTime'], ['general', 'device']), loads: ['detail'] },
+  location: { keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail'] },
+  tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail'] },
+  consoles: { keys: ['consoles'], read: list, documented: ['search', 'general', 'device', 'synthetic'] },
+  make: text(['make', 'generalInfo.make'], SEARCH_AND_GENERAL),
+  model: text(['model'], ['search']),
+  osName: text(['osName', 'generalInfo.osName'], ['search', 'antivirus', 'general']),
+  osArchitecture: text(['osArchitecture', 'generalInfo.osArchitecture'], [], ['search']),
+  description: text(['description', 'generalInfo.description'], SEARCH_AND_GENERAL),
+  classCode: text(['classCode'], ['search']),
+  deviceType: text(['deviceType'], ['search']),
+  devicePath: text(['devicePath'], ['search']),
+  gatewayProfileId: text(['gatewayProfileId'], ['search']),
+  client: {
+    keys: ['client'], documented: ['search'],
+    read: (v: unknown): ClientRef | null => {
+      const c = record(v);
+      return c ? { number: int32(c.id), uniqueId: str(c.uniqueId), name: str(c.name) } : null;
+    },
+  },
+  clientId: { keys: ['clientId'], read: int32, documented: ['search', 'synthetic'] },
+  clientUniqueId: text(['clientUniqueId', 'client.uniqueId'], ['search', 'general', 'device']),
+  networkAddresses: {
+    keys: ['attributes.network'], documented: ['search'],
+    read: (v: unknown): NetworkAddress[] => mapRecords(v, (n) => ({ ip: str(n.ip), mac: str(n.mac), aliasIps: splitList(n.aliasIp, ',') })),
+  },
+  attributes: { keys: ['attributes'], read: record, documented: ['search'] },
+  macAddress: text(['macAddress'], [], ['search']),
+  serialNumber: text(['serialNumber', 'bios.systemSerial'], ['general'], ['detail', 'search']),
+  systemUID: text(['systemUID', 'systemUid'], [], ['search']),
+  deviceGroups: { keys: ['deviceGroups'], read: deviceGroups, documented: [], loads: ['search'] },
+  managementProfile: { keys: ['managementProfile'], read: managementProfile, documented: [], loads: ['search'] },
+  assetManagedAt: date(['assetManagedTime', 'generalInfo.assetManagedTime'], SEARCH_AND_GENERAL),
+  firstAssetManagedAt: date(['firstAssetManagedTime', 'generalInfo.firstAssetManagedTime'], SEARCH_AND_GENERAL),
+  deleted: { keys: ['deleted'], read: bool, documented: ['search', 'synthetic'] },
+  ts: { keys: ['ts'], read: safeInt, documented: ['search', 'synthetic'] },
+  locationOffset: { keys: ['locationOffset'], read: int32, documented: ['search', 'synthetic'] },
+  totalLocations: { keys: ['totalLocations'], read: int32, documented: ['search', 'synthetic'] },
+  // the general detail form
+  extResourceId: text(['extResourceId'], ['general']),
+  physicalMemory: text(['generalInfo.physicalMemory', 'physicalMemory'], ['general']),
+  keyboardType: text(['generalInfo.keyboardType', 'keyboardType'], ['general']),
+  encodingType: text(['generalInfo.encodingType', 'encodingType'], ['general']),
+  agentDeployedAt: date(['generalInfo.agentDeploytime', 'generalInfo.agentDeployTime', 'agentDeployTime'], ['general']),
+  components: { keys: ['components'], read: stringList, documented: ['general'] },
+  bios: {
+    keys: ['bios'], documented: ['general'],
+    read: (v: unknown) => {
+      const b = record(v);
+      return b ? { systemSerial: str(b.systemSerial), systemModel: str(b.systemModel) } : null;
+    },
+  },
+  cpus: { keys: ['cpus'], read: list, documented: ['general'] },
+  networkCards: {
+    keys: ['networkCardDetails'], documented: ['general'],
+    read: (v: unknown): NetworkCard[] => mapRecords(v, (n) => ({
+      index: int32(n.id), name: str(n.networkName), status: str(n.status), ipAddress: str(n.ipAddress), macAddress: str(n.macAddress),
       dhcpEnabled: bool(n.dhcpEnabled), linkMode: str(n.linkMode), aliasIps: splitList(n.aliasIps, ','),
     })),
-    installedIntegration: appId
-      ? { id: appId, displayName: str(app?.displayName), integrationId: str(integration?.id), integrationName: str(integration?.name) }
-      : null,
-    cloud: cloudProperties(raw.properties),
-    metricTypes: mapRecords(raw.metricTypes, (m) => {
+  },
+  installedIntegration: { keys: ['installedApp'], read: installedIntegration, documented: ['general'] },
+  cloud: { keys: ['properties'], read: cloudProperties, documented: ['general'] },
+  cloudResourceId: text(['cloudResourceId', 'arn', 'resourceArn', 'azureResourceId', 'providerUID'], [], ['detail']),
+  metricTypes: {
+    keys: ['metricTypes'], documented: ['general'],
+    read: (v: unknown): MetricType[] => mapRecords(v, (m) => {
       const name = str(m.metricName);
       return name === null ? null : { name, displayName: str(m.displayName), unit: str(m.unit), availabilityMetric: bool(m.availabilityMetric), thresholdType: str(m.thresholdType) };
     }),
-    clientUniqueId: str(raw.clientUniqueId),
-    appRoles: mapRecords(raw.appRoles, (r) => str(r.name)),
-    wsusSettings: str(raw.wsusSettings),
-  });
+  },
+  appRoles: { keys: ['appRoles'], read: (v: unknown) => mapRecords(v, (r) => str(r.name)), documented: ['general'] },
+  wsusSettings: text(['wsusSettings'], ['general']),
+  // the synthetic detail form
+  checkType: text(['checkType'], ['synthetic']),
+  host: text(['host'], ['synthetic']),
+  url: text(['url'], ['synthetic']),
+  locationUuids: { keys: ['locationUuids'], read: stringList, documented: ['synthetic'] },
+  credential: { keys: ['credential'], read: credential, documented: ['synthetic'] },
+} satisfies Record<string, FieldSource<unknown>>;
+
+export type ResourceFieldName = keyof typeof RESOURCE_FIELDS;
+export type ResourceFields = { [K in ResourceFieldName]: ReturnType<(typeof RESOURCE_FIELDS)[K]['read']> };
+
+const DETAIL_FORMS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
+
+/** Whether a record of this form documents the field. */
+export function documents(form: RecordForm, field: ResourceFieldName): boolean {
+  return (RESOURCE_FIELDS[field].documented as readonly RecordForm[]).includes(form);
+}
+
+/** The reads that supply a field a record lacks, in order. */
+export function loadsFor(field: ResourceFieldName): readonly FieldLoad[] {
+  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+  if (source.loads) return source.loads;
+  const out: FieldLoad[] = [];
+  if (DETAIL_FORMS.some((k) => documents(k, field))) out.push('detail');
+  if (documents('search', field)) out.push('search');
+  return out;
+}
+
+export interface ResourceView {
+  tenantId: string;
+  id: string;
+  origin: ResourceOrigin;
+  /** From the record's type/resourceType, or from the detail's shape; null when the record cannot tell. */
+  kind: ResourceKind | null;
+  record: WireRecord;
+}
+
+export type FieldRead<T> = { present: true; value: T } | { present: false };
+const ABSENT = { present: false } as const;
+
+/** A field of the record at hand: present (maybe known-empty) or absent. */
+export function readField<K extends ResourceFieldName>(view: ResourceView, field: K): FieldRead<ResourceFields[K]> {
+  const source = RESOURCE_FIELDS[field] as FieldSource<ResourceFields[K]>;
+  for (const key of source.keys) {
+    const dot = key.indexOf('.');
+    const holder = dot < 0 ? view.record : record(view.record[key.slice(0, dot)]);
+    const name = dot < 0 ? key : key.slice(dot + 1);
+    if (holder && Object.hasOwn(holder, name)) return { present: true, value: source.read(holder[name]) };
+  }
+  return ABSENT;
+}
+
+/**
+ * The concrete type from the record's own words (seen on the real API): SYNTHETIC in type or
+ * resourceType is a synthetic check, type DEVICE has the general detail form, any other type
+ * (cloud and service items) the short form. A record with neither key cannot tell.
+ */
+export function kindFromRecord(raw: WireRecord): ResourceKind | null {
+  const type = str(raw.type)?.toUpperCase();
+  if (type === 'SYNTHETIC' || str(raw.resourceType)?.toUpperCase() === 'SYNTHETIC') return 'synthetic';
+  if (type === undefined) return null;
+  return type === 'DEVICE' ? 'general' : 'device';
+}
+
+/** The shape of a detail record: generalInfo -> general; SYNTHETIC -> synthetic; otherwise the short form. */
+export function detailKind(raw: WireRecord): ResourceKind {
+  if (isRecord(raw.generalInfo)) return 'general';
+  return kindFromRecord(raw) === 'synthetic' ? 'synthetic' : 'device';
+}
+
+/** A record becomes a view only with a usable id; others are dropped (a null hole in a page). */
+export function toResourceView(tenantId: string, raw: unknown, origin: ResourceOrigin): ResourceView | null {
+  if (!isRecord(raw)) return null;
+  const id = str(raw.id);
+  if (id === null) return null;
+  return { tenantId, id, origin, kind: origin === 'detail' ? detailKind(raw) : kindFromRecord(raw), record: raw };
 }

@@ -2,19 +2,21 @@
  * Per-operation DataLoaders: one upstream call per distinct key per operation. The upstream has
  * no batch endpoints, so a batch becomes concurrent single calls, bounded by the client's fair
  * scheduler; the loaders' value is de-duplication and the cache across the whole operation.
+ * Only the data source (src/datasource) uses them.
  */
 import DataLoader from 'dataloader';
 import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/inventory.js';
-import { fromDetailRecord, fromSearchRecord, type ResourceView } from '../domain/resource.js';
+import { isRecord } from '../domain/coerce.js';
+import { toResourceView, type ResourceView } from '../domain/resource.js';
 import type { InventorySession } from '../upstream/client.js';
-import { unexpectedShape, UpstreamNotFound } from '../upstream/errors.js';
+import { unexpectedShape } from '../upstream/errors.js';
 import { joinPairs } from '../upstream/query-string.js';
 import type { OperationStats } from '../upstream/stats.js';
 
 export interface ResourceKey { tenantId: string; id: string }
 export interface AvailabilityKey extends ResourceKey { from: number; to: number }
 
-const resourceKey = (k: ResourceKey) => `${k.tenantId}\u0000${k.id}`;
+export const resourceKey = (k: ResourceKey) => `${k.tenantId}\u0000${k.id}`;
 const availabilityKey = (k: AvailabilityKey) => `${resourceKey(k)}\u0000${k.from}\u0000${k.to}`;
 /** Ids the search can filter by; others (never seen from this upstream) cannot be looked up that way. */
 const SEARCHABLE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -41,51 +43,43 @@ function loader<K, V>(stats: OperationStats, cacheKeyFn: (key: K) => string, fet
   );
 }
 
-/** A lookup's 404 is an answer (null), not an error. */
-async function orNull<T>(work: Promise<T>): Promise<T | null> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof UpstreamNotFound) return null;
-    throw error;
-  }
-}
+/** How a read of one tenant's record answers a 404: null for an unknown record (the data source decides). */
+export type Lookup = <T>(tenantId: string, work: Promise<T>) => Promise<T | null>;
 
-export function createLoaders(session: InventorySession, stats: OperationStats) {
+export function createLoaders(session: InventorySession, stats: OperationStats, lookup: Lookup) {
   const resourceDetail = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
-    const raw = await orNull(session.detail(key.tenantId, key.id));
+    const raw = await lookup(key.tenantId, session.detail(key.tenantId, key.id));
     if (raw === null) return null;
-    const view = fromDetailRecord(key.tenantId, raw);
-    if (!view) throw unexpectedShape(`resource ${key.id}`);
     // The detail may omit its id; the key is authoritative.
-    return { ...view, id: key.id };
+    const view = isRecord(raw) ? toResourceView(key.tenantId, { ...raw, id: key.id }, 'detail') : null;
+    if (!view) throw unexpectedShape(`resource ${key.id}`);
+    return view;
   });
 
   const resourceSearchById = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
     if (!SEARCHABLE_ID.test(key.id)) return null;
-    const raw = await orNull(session.search(key.tenantId, { pageNo: 1, pageSize: 1, queryString: joinPairs([['id', key.id]]) }));
+    const raw = await lookup(key.tenantId, session.search(key.tenantId, { pageNo: 1, pageSize: 1, queryString: joinPairs([['id', key.id]]) }));
     const results = (raw as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) return null;
-    const match = results.map((r) => fromSearchRecord(key.tenantId, r)).find((v) => v?.id === key.id);
-    return match ?? null;
+    return results.map((r) => toResourceView(key.tenantId, r, 'search')).find((v) => v?.id === key.id) ?? null;
   });
 
   const applicationsByResource = loader<ResourceKey, InstalledApplication[]>(stats, resourceKey, async (key) =>
-    toApplications((await orNull(session.applications(key.tenantId, key.id))) ?? []),
+    toApplications((await lookup(key.tenantId, session.applications(key.tenantId, key.id))) ?? []),
   );
 
   const availabilityByWindow = loader<AvailabilityKey, Availability | null>(stats, availabilityKey, async (key) => {
-    const raw = await orNull(session.availability(key.tenantId, key.id, key.from, key.to));
+    const raw = await lookup(key.tenantId, session.availability(key.tenantId, key.id, key.from, key.to));
     return raw === null ? null : toAvailability(raw, new Date(key.from * 1000), new Date(key.to * 1000));
   });
 
   const decommissioned = (additional: boolean) =>
     loader<ResourceKey, DecommissionedResource | null>(stats, resourceKey, async (key) => {
-      const raw = await orNull(session.historyDetail(key.tenantId, key.id, additional));
+      const raw = await lookup(key.tenantId, session.historyDetail(key.tenantId, key.id, additional));
       if (raw === null) return null;
-      const record = toDecommissioned(key.tenantId, raw, additional);
+      const record = isRecord(raw) ? toDecommissioned(key.tenantId, { ...raw, id: key.id }) : null;
       if (!record) throw unexpectedShape(`decommissioned resource ${key.id}`);
-      return { ...record, id: key.id };
+      return record;
     });
 
   return {
@@ -95,10 +89,6 @@ export function createLoaders(session: InventorySession, stats: OperationStats) 
     availabilityByWindow,
     decommissionedById: decommissioned(false),
     decommissionedWithHardwareById: decommissioned(true),
-    /** Search hits answer later search-by-id needs for free. */
-    primeSearchHit(view: ResourceView): void {
-      if (view.form === 'search') resourceSearchById.prime({ tenantId: view.tenantId, id: view.id }, view);
-    },
   };
 }
 

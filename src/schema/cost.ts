@@ -8,8 +8,8 @@ import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, 
 import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
-import { availabilityWindowSeconds } from '../services/availability.js';
-import { ANTIVIRUS_FIELDS, ANY_DETAIL_FIELDS, DETAIL_FIELDS, MINIMAL_FIELDS, SEARCH_FIELDS, type ResourceFieldName } from '../domain/resource.js';
+import { availabilityWindowSeconds } from '../domain/input.js';
+import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -21,17 +21,10 @@ export interface CostSettings {
   resourceTypeCount: number;
 }
 
-type Origin = 'search' | 'minimal' | 'antivirus' | 'detail';
-const CARRIED: Record<Origin, ReadonlySet<string>> = {
-  search: SEARCH_FIELDS,
-  minimal: MINIMAL_FIELDS,
-  antivirus: ANTIVIRUS_FIELDS,
-  detail: ANY_DETAIL_FIELDS,
-};
-/** Search-form fields that some detail shape lacks: reading them after a detail may need a search by id. */
-const SEARCH_ONLY_SOMEWHERE = new Set<string>(
-  [...SEARCH_FIELDS].filter((f) => !(['general', 'device', 'synthetic'] as const).every((k) => DETAIL_FIELDS[k].has(f as ResourceFieldName))),
-);
+const DETAIL_KINDS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
+const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
+/** Whether every detail form documents the field (so a detail read answers it whatever the shape). */
+const inEveryDetail = (name: ResourceFieldName) => DETAIL_KINDS.every((k) => documents(k, name));
 const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource']);
 const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
 
@@ -77,16 +70,21 @@ class Walker {
     return Math.min(size, this.settings.maxPageSize);
   }
 
-  /** Upstream calls for one resource reached from `origin`, with this selection. */
-  resource(set: SelectionSetNode | undefined, origin: Origin): number {
+  /**
+   * Upstream calls for one resource reached from `origin`, with this selection, from the
+   * field-source table: a field the origin's documented form lacks costs the reads that supply
+   * it (the detail, a search by id), each at most once per resource.
+   */
+  resource(set: SelectionSetNode | undefined, origin: ResourceOrigin): number {
     const fields = this.fields(set);
     const names = new Set(fields.map((f) => f.field.name.value));
     const typeVisible = names.has('__typename') || fields.some((f) => f.on !== null && f.on !== 'Resource');
+    const missing = [...names].filter(isResourceField).filter((n) => (origin === 'detail' ? !inEveryDetail(n) : !documents(origin, n)));
     let cost = 0;
-    const carried = CARRIED[origin];
-    if (origin !== 'detail' && (typeVisible || [...names].some((n) => ANY_DETAIL_FIELDS.has(n as ResourceFieldName) && !carried.has(n)))) cost += 1;
-    const searchNeeded = origin === 'search' ? [] : [...names].filter((n) => SEARCH_FIELDS.has(n as ResourceFieldName) && (origin === 'detail' ? SEARCH_ONLY_SOMEWHERE.has(n) : !carried.has(n)));
-    if (searchNeeded.length > 0) cost += 1;
+    // Minimal records and antivirus references do not say their type: the detail does.
+    const typeNeedsDetail = typeVisible && (origin === 'minimal' || origin === 'antivirus');
+    if (origin !== 'detail' && (typeNeedsDetail || missing.some((n) => loadsFor(n).includes('detail')))) cost += 1;
+    if (origin !== 'search' && missing.some((n) => loadsFor(n).includes('search') && !(origin !== 'detail' && loadsFor(n).includes('detail') && inEveryDetail(n)))) cost += 1;
     if (names.has('applications')) cost += 1;
     const availability = fields.filter((f) => f.field.name.value === 'availability');
     for (const f of availability) this.checkWindow(this.arg(f.field, 'from'), this.arg(f.field, 'to'));

@@ -4,7 +4,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { createLoaders } from '../loaders/index.js';
+import { InventoryDataSource } from '../datasource/inventory.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient } from '../upstream/client.js';
@@ -37,7 +37,7 @@ function upstreamStatsPlugin(): Plugin<GatewayContext> {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in Object(result)) return;
           const single = result as { extensions?: Record<string, unknown> };
-          setResult({ ...(result as object), extensions: { ...single.extensions, upstream: ctx.stats.toJSON() } } as never);
+          setResult({ ...(result as object), extensions: { ...single.extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } } } as never);
         },
       };
     },
@@ -92,7 +92,7 @@ export function createGateway({ config, client, logger }: GatewayOptions): Gatew
     context: ({ request }) => {
       const stats = new OperationStats();
       const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats });
-      return { config, session, loaders: createLoaders(session, stats), stats, logger };
+      return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger };
     },
     plugins: [
       healthPlugin(client, logger),

@@ -23,6 +23,8 @@ export interface SimulatorSettings {
   size: number;
   latencyMs: number;
   jitterMs: number;
+  /** Extra latency of single routes (e.g. a slow availability service), added to latencyMs. */
+  routeLatencyMs: Partial<Record<string, number>>;
   /** Share (0-1) of API requests answered with an injected failure. */
   failureRate: number;
   failureKinds: FailureKind[];
@@ -47,6 +49,7 @@ export const DEFAULT_SIMULATOR_SETTINGS: SimulatorSettings = {
   size: 500,
   latencyMs: 0,
   jitterMs: 0,
+  routeLatencyMs: {},
   failureRate: 0,
   failureKinds: ['503', 'drop', '429'],
   faultMethods: ['GET'],
@@ -412,7 +415,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     const done = () => { if (counted) { counted = false; stats.inFlight--; } };
     res.once('close', done);
     try {
-      const latency = settings.latencyMs + (settings.jitterMs > 0 ? faultRandom.next() * settings.jitterMs : 0);
+      const latency = settings.latencyMs + (settings.routeLatencyMs[route.name] ?? 0) + (settings.jitterMs > 0 ? faultRandom.next() * settings.jitterMs : 0);
       if (!(await delay(latency, res))) return;
       if (route.name === 'token') {
         const answer = issueToken(body);

@@ -14,6 +14,13 @@ export interface SimTenant {
   name: string;
   /** UTC offset (minutes) used when this tenant's timestamps are rendered. */
   offsetMinutes: number;
+  /**
+   * Whether this tenant's records carry the keys real records carry beyond their documented
+   * form (search hits with update time, tags, location, ...; cloud items' short detail with
+   * names and provider identity; synthetic details with a state). client_1 does, client_2 sends
+   * the documented forms only, as older deployments do.
+   */
+  extraKeys: boolean;
   resources: SimResource[];
   byId: Map<string, SimResource>;
   decommissioned: SimDecommissioned[];
@@ -154,7 +161,7 @@ const RESOURCE_TYPES: SimResourceType[] = [
   { id: 5, name: 'Auto Scaling Group', path: 'Cloud >> AWS >> Auto Scaling Group' },
   { id: 6, name: 'SQL Database', path: 'Cloud >> Azure >> SQL Database' },
   { id: 7, name: 'SQL Server', path: 'Application >> SQL Server' },
-  { id: 8, name: 'Switch', path: 'Network >>  Switch ' },
+  { id: 8, name: 'Virtual Network', path: 'Cloud >> Azure >>  Virtual Network ' },
   { id: 9, name: 'SYNTHETIC', path: 'Synthetic >> Web Check' },
 ];
 
@@ -270,8 +277,10 @@ function makeResource(rng: Random, tenant: { uniqueId: string; clientId: number 
       { type: 'AUTO_SCALING', resourceType: 'Auto Scaling Group', deviceType: 'Compute' },
       { type: 'SQL_DATABASE', resourceType: 'SQL Database', deviceType: 'Database' },
       { type: 'SQL_SERVER', resourceType: 'SQL Server', deviceType: 'Database' },
-      { type: 'DEVICE', resourceType: 'Switch', deviceType: 'Switch' },
+      // Type DEVICE always has the general detail form on the real API; network items here are Azure's.
+      { type: 'AZ_VIRTUAL_NETWORK', resourceType: 'Virtual Network', deviceType: 'Network' },
     ]);
+    const azure = kind.type.startsWith('AZ_');
     const slug = kind.type.toLowerCase().replace('_', '-');
     const host = `${slug}-${String(index).padStart(4, '0')}`;
     const ip = kind.type === 'EBS' ? '' : ipv4(rng, '172');
@@ -288,21 +297,21 @@ function makeResource(rng: Random, tenant: { uniqueId: string; clientId: number 
       deviceType: kind.deviceType,
       devicePath: `Cloud >> ${kind.resourceType}`,
       classCode: kind.type,
-      make: kind.type === 'DEVICE' ? 'Cisco' : 'Amazon',
-      model: kind.type === 'DEVICE' ? 'Catalyst 9300' : '',
+      make: azure ? 'Microsoft' : 'Amazon',
+      model: '',
       osName: '',
       description: `${kind.resourceType} ${index}`,
       agentInstalled: false,
       network: ip ? [{ ip, mac: mac(rng), aliasIp: '' }] : [],
-      instanceId: kind.type === 'DEVICE' ? '' : `${slug}-${rng.hex(12)}`,
-      accountNumber: kind.type === 'DEVICE' ? '' : String(rng.int(100000000000, 999999999999)),
-      installedIntgId: kind.type === 'DEVICE' ? '' : 'intg-aws',
+      instanceId: azure ? '' : `${slug}-${rng.hex(12)}`,
+      accountNumber: azure ? '' : String(rng.int(100000000000, 999999999999)),
+      installedIntgId: azure ? 'intg-azure' : 'intg-aws',
       appRoles: [],
       components: [],
       physicalMemory: '',
       cloud: null,
       synthetic: null,
-      appCount: kind.type === 'DEVICE' ? rng.int(0, 5) : 0,
+      appCount: azure ? rng.int(0, 5) : 0,
     };
   }
   const checkType = rng.pick(['HTTP', 'HTTPS', 'PING', 'DNS', 'SSL']);
@@ -437,7 +446,7 @@ function makeDecommissioned(rng: Random, index: number): SimDecommissioned {
   return record;
 }
 
-function buildTenant(uniqueId: string, clientId: number, name: string, size: number, seed: number, offsetMinutes: number): SimTenant {
+function buildTenant(uniqueId: string, clientId: number, name: string, size: number, seed: number, offsetMinutes: number, extraKeys: boolean): SimTenant {
   const rng = createRandom(seed);
   const resources: SimResource[] = [];
   const tenant = { uniqueId, clientId };
@@ -462,15 +471,15 @@ function buildTenant(uniqueId: string, clientId: number, name: string, size: num
       resource,
     });
   }
-  return { uniqueId, clientId, name, offsetMinutes, resources, byId: new Map(resources.map((r) => [r.id, r])), decommissioned, antivirus };
+  return { uniqueId, clientId, name, offsetMinutes, extraKeys, resources, byId: new Map(resources.map((r) => [r.id, r])), decommissioned, antivirus };
 }
 
 export function buildDataset(options: DatasetOptions): Dataset {
   const tenants = new Map<string, SimTenant>();
-  tenants.set('client_1', buildTenant('client_1', 1, 'Acme Corp', options.size, options.seed, 0));
+  tenants.set('client_1', buildTenant('client_1', 1, 'Acme Corp', options.size, options.seed, 0, true));
   // client_2 renders its timestamps at +05:30, as some real tenants do.
-  tenants.set('client_2', buildTenant('client_2', 2, 'Globex', Math.max(5, Math.round(options.size / 20)), options.seed + 1, 330));
-  tenants.set('client_3', buildTenant('client_3', 3, 'Empty Tenant', 0, options.seed + 2, 0));
+  tenants.set('client_2', buildTenant('client_2', 2, 'Globex', Math.max(5, Math.round(options.size / 20)), options.seed + 1, 330, false));
+  tenants.set('client_3', buildTenant('client_3', 3, 'Empty Tenant', 0, options.seed + 2, 0, false));
   return { tenants, resourceTypes: RESOURCE_TYPES };
 }
 

@@ -1,6 +1,6 @@
 /** Wire shapes of the simulator, exactly as the interface document describes them. */
 import { formatUpstreamTime } from './random.js';
-import { applicationsOf, type SimAntivirus, type SimDecommissioned, type SimResource, type SimTenant } from './dataset.js';
+import { applicationsOf, deviceGroupIdOf, type SimAntivirus, type SimDecommissioned, type SimResource, type SimTenant } from './dataset.js';
 
 type Json = Record<string, unknown>;
 
@@ -49,8 +49,64 @@ export function searchRecord(tenant: SimTenant, r: SimResource, includeStatus: b
   };
   // Real records carry fields the document does not list; clients must ignore them.
   if (r.index % 7 === 0) record.partnerRef = { id: r.index, kind: 'undocumented' };
+  if (tenant.extraKeys) Object.assign(record, searchExtras(tenant, r));
   if (includeStatus) record.status = r.status;
   return record;
+}
+
+const PROFILES = [
+  { id: 201, name: 'Gateway Default', type: 'GATEWAY' },
+  { id: 202, name: 'Agent Linux', type: 'AGENT' },
+  { id: 203, name: 'Agent Windows', type: 'AGENT' },
+];
+
+/**
+ * Keys real search hits carry beyond the documented form: always the update time, tags and
+ * location; the others where the resource has them (some records do, some do not).
+ */
+function searchExtras(tenant: SimTenant, r: SimResource): Json {
+  const extras: Json = {
+    updatedDate: timeOf(tenant, r.updatedAt),
+    tags: r.tags.map((t) => ({ ...t })),
+    location: { id: r.location.id, name: r.location.name },
+  };
+  if (r.index % 2 === 0) extras.managementProfile = { ...PROFILES[r.index % PROFILES.length] };
+  if (r.network[0]) extras.macAddress = r.network[0].mac;
+  if (r.shape === 'general') {
+    extras.serialNumber = r.serialNumber;
+    extras.osArchitecture = r.osName.startsWith('Microsoft') ? '64-bit' : 'x86_64';
+    if (r.index % 3 !== 0) extras.systemUID = r.systemUID;
+    extras.dnsName = r.dns;
+  }
+  if (r.index % 5 !== 0) extras.deviceGroups = [{ id: deviceGroupIdOf(r), name: r.deviceGroup }];
+  return extras;
+}
+
+/** Keys real short-form details of cloud items carry: names, the provider identity, the integration, provider properties. */
+function cloudItemExtras(tenant: SimTenant, r: SimResource): Json {
+  const azure = r.type.startsWith('AZ_');
+  const subscription = `0c1d2e3f-${String(r.index).padStart(4, '0')}-4a5b-8c9d-${String(tenant.clientId).padStart(12, '0')}`;
+  const slug = r.hostName;
+  return {
+    hostName: r.hostName,
+    ipAddress: r.ipAddress,
+    aliasName: r.aliasName,
+    name: r.name,
+    resourceType: r.resourceType,
+    ...(azure
+      ? { azureResourceId: `/subscriptions/${subscription}/resourceGroups/rg-${tenant.uniqueId}/providers/Microsoft.Network/virtualNetworks/${slug}` }
+      : { arn: `arn:aws:${r.type === 'EBS' ? 'ec2' : 'elasticloadbalancing'}:eu-central-1:${r.accountNumber}:${r.type.toLowerCase()}/${r.instanceId}` }),
+    installedApp: {
+      id: r.installedIntgId,
+      displayName: azure ? 'Azure subscription' : `AWS account ${r.accountNumber}`,
+      integration: azure ? { id: 'azure', name: 'Azure' } : { id: 'aws', name: 'AWS' },
+      installedBy: 'ops@acme.example',
+      installedTime: timeOf(tenant, r.firstAssetManagedAt),
+    },
+    properties: azure
+      ? { provider: 'Azure', subscriptionId: subscription, resourceGroup: `rg-${tenant.uniqueId}`, region: 'westeurope', addressSpace: '10.20.0.0/16' }
+      : { provider: 'AWS', instanceId: r.instanceId, zone: 'eu-central-1a', accountId: r.accountNumber, region: 'eu-central-1' },
+  };
 }
 
 export function minimalRecord(r: SimResource): Json {
@@ -84,10 +140,13 @@ export function detailRecord(tenant: SimTenant, r: SimResource): Json {
       clientId: tenant.clientId,
       locationOffset: 0,
       totalLocations: s.locationUuids.length,
+      // Real synthetic details carry the check's state.
+      ...(tenant.extraKeys ? { state: r.state } : {}),
     };
   }
   if (r.shape === 'device') {
     return {
+      ...(tenant.extraKeys ? cloudItemExtras(tenant, r) : {}),
       id: r.id,
       createdDate: timeOf(tenant, r.createdAt),
       updatedDate: timeOf(tenant, r.updatedAt),

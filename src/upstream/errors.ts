@@ -37,8 +37,12 @@ export function unexpectedShape(what: string): UpstreamError {
 }
 
 export class UpstreamNotFound extends UpstreamError {
-  constructor(what: string) {
+  /** The upstream said the tenant itself is unknown (a 404 on a record read is otherwise about the record). */
+  readonly tenantUnknown: boolean;
+
+  constructor(what: string, reason: string | null = null) {
     super(`${what} was not found`, 'NOT_FOUND', 404, false);
+    this.tenantUnknown = reason !== null && /\btenant\b/i.test(reason);
   }
 }
 
@@ -56,7 +60,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 /** An error status from the upstream, with a short reason from its body when it has one. */
 export function errorForStatus(status: number, what: string, reason: string | null, retryAfterMs: number | null): UpstreamError {
   const detail = reason ? `: ${reason}` : '';
-  if (status === 404) return new UpstreamNotFound(what);
+  if (status === 404) return new UpstreamNotFound(what, reason);
   if (status === 400 || status === 422) return new UpstreamError(`The inventory API rejected the request for ${what}${detail}`, 'BAD_USER_INPUT', status, false);
   if (status === 401) return new UpstreamError(`The inventory API did not accept the credentials for ${what}`, 'UNAUTHENTICATED', status, false);
   if (status === 403) return new UpstreamError(`Not allowed to read ${what}`, 'FORBIDDEN', status, false);

@@ -4,9 +4,9 @@
  * ',' inside a list item, control characters, oversized text) is BAD_USER_INPUT, so no filter can
  * smuggle a second key upstream.
  */
+import { checkDate, checkFilterText, checkId, checkIp } from '../domain/input.js';
 import { badUserInput } from './errors.js';
 
-export const MAX_FILTER_VALUE_LENGTH = 200;
 export const MAX_LIST_ITEMS = 50;
 
 export interface DateRange { from?: Date | null; to?: Date | null }
@@ -66,40 +66,9 @@ export interface DecommissionedResourceFilter {
 
 type Pairs = [string, string][];
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-function checkText(value: string, field: string, options: { allowColon?: boolean; allowComma?: boolean } = {}): string {
-  if (value.length > MAX_FILTER_VALUE_LENGTH) throw badUserInput(`${field} is longer than ${MAX_FILTER_VALUE_LENGTH} characters`, field);
-  const text = value.trim();
-  if (text === '') throw badUserInput(`${field} must not be empty`, field);
-  if (CONTROL.test(text)) throw badUserInput(`${field} must not contain control characters or line breaks`, field);
-  if (text.includes('+')) throw badUserInput(`${field} must not contain '+': the upstream uses it to separate filter keys`, field);
-  if (!options.allowColon && text.includes(':')) throw badUserInput(`${field} must not contain ':': the upstream uses it between key and value`, field);
-  if (!options.allowComma && text.includes(',')) throw badUserInput(`${field} items must not contain ',': the upstream uses it to separate list items`, field);
-  return text;
-}
-
-const IP_RE = /^[0-9A-Fa-f.:]{2,45}$/;
-function checkIp(value: string, field: string): string {
-  const text = value.trim();
-  if (!IP_RE.test(text)) throw badUserInput(`${field} must be an IPv4 or IPv6 address`, field);
-  return text;
-}
-
-const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-export function checkId(value: string, field: string): string {
-  if (!ID_RE.test(value)) throw badUserInput(`${field} must be an id of letters, digits, '-' or '_' (at most 128)`, field);
-  return value;
-}
-
 /** yyyy-MM-ddTHH:mm:ssZ (GMT): the form the history endpoint documents, used for every date key. */
 export function formatQueryDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function checkDate(value: Date, field: string): Date {
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw badUserInput(`${field} is not a valid date`, field);
-  return value;
 }
 
 function addRange(pairs: Pairs, range: DateRange | null | undefined, fromKey: string, toKey: string, field: string): void {
@@ -115,12 +84,12 @@ function addList(pairs: Pairs, key: string, values: string[] | null | undefined,
   if (!values) return;
   if (values.length === 0) throw badUserInput(`${field} must not be an empty list`, field);
   if (values.length > MAX_LIST_ITEMS) throw badUserInput(`${field} takes at most ${MAX_LIST_ITEMS} items`, field);
-  pairs.push([key, values.map((v, i) => checkText(v, `${field}[${i}]`)).join(',')]);
+  pairs.push([key, values.map((v, i) => checkFilterText(v, `${field}[${i}]`)).join(',')]);
 }
 
 function addText(pairs: Pairs, key: string, value: string | null | undefined, field: string): void {
   if (value === null || value === undefined) return;
-  pairs.push([key, checkText(value, field, { allowComma: true })]);
+  pairs.push([key, checkFilterText(value, field, { allowComma: true })]);
 }
 
 export function joinPairs(pairs: Pairs): string | undefined {
@@ -162,7 +131,7 @@ export function resourceFilterPairs(filter: ResourceFilter | null | undefined, p
   const groups = (['deviceGroup', 'serviceGroup', 'deviceLocation'] as const).filter((k) => filter[k] != null);
   const exactness = new Set(groups.map((k) => Boolean(filter[k]?.exact)));
   if (exactness.size > 1) throw badUserInput('deviceGroup, serviceGroup and deviceLocation must use the same `exact`: the upstream has one isEquals flag', path);
-  for (const key of groups) pairs.push([key, checkText((filter[key] as GroupMatch).name, f(`${key}.name`), { allowComma: true })]);
+  for (const key of groups) pairs.push([key, checkFilterText((filter[key] as GroupMatch).name, f(`${key}.name`), { allowComma: true })]);
   if (groups.length > 0) pairs.push(['isEquals', String([...exactness][0])]);
   if (filter.firstAssetManagedTime) pairs.push(['firstAssetManagedTime', formatQueryDate(checkDate(filter.firstAssetManagedTime, f('firstAssetManagedTime')))]);
   if (filter.assetManagedTime) pairs.push(['assetManagedTime', formatQueryDate(checkDate(filter.assetManagedTime, f('assetManagedTime')))]);

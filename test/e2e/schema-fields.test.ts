@@ -57,16 +57,15 @@ describe('Tenant.resources (search)', () => {
     expect(upstreamCalls(h)).toEqual({ search: 1 });
   });
 
-  it('resolves __typename from the detail shape, loading detail only where the search record cannot decide', async () => {
+  it('resolves __typename from the type the search record carries, as the detail shape would, without a detail call', async () => {
     const rest = await h.rest(`client_1/resources/search?pageSize=40`);
     const res = await h.query('{ tenant(id: "client_1") { resources(first: 40) { nodes { __typename id } } } }');
-    const synthetic = rest.results.filter((r: any) => r.type === 'SYNTHETIC').length;
     for (const [i, node] of res.data!.tenant.resources.nodes.entries()) {
       const shape = h.simulator.dataset.tenants.get('client_1')!.byId.get(node.id)!.shape;
       expect(node.__typename).toBe({ general: 'GeneralResource', device: 'DeviceResource', synthetic: 'SyntheticResource' }[shape]);
       expect(node.id).toBe(rest.results[i].id);
     }
-    expect(upstreamCalls(h)).toEqual({ search: 1, detail: 40 - synthetic });
+    expect(upstreamCalls(h)).toEqual({ search: 1 });
   });
 
   it('includes status when includeStatus is true, without a detail call', async () => {
@@ -122,7 +121,7 @@ describe('Tenant.resource (detail) and the three types', () => {
     expect(upstreamCalls(h)).toEqual({ detail: 1, search: 1 });
   });
 
-  it('maps the short device form, filling search-only fields by a search by id', async () => {
+  it('maps the short device form; a cloud item\'s detail carries its names, so no search by id is needed', async () => {
     const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'device')!;
     const rest = await h.rest(`client_1/resources/${sim.id}`);
     const res = await h.query(shapeQuery, { id: sim.id });
@@ -131,7 +130,7 @@ describe('Tenant.resource (detail) and the three types', () => {
       location: { id: rest.location.id, name: rest.location.name, city: null, clientId: null, mspId: null }, tags: [],
       clientUniqueId: rest.clientUniqueId, type: rest.type, resourceName: rest.resourceName, name: sim.name, hostName: sim.hostName,
     });
-    expect(upstreamCalls(h)).toEqual({ detail: 1, search: 1 });
+    expect(upstreamCalls(h)).toEqual({ detail: 1 });
   });
 
   it('maps the synthetic form, hiding credential secrets by default', async () => {
@@ -293,7 +292,7 @@ describe('antivirus and resource types', () => {
     const res = await h.query('{ tenant(id: "client_1") { resourceTypes { id name path levels resources(first: 3) { totalCount nodes { resourceType } } } } }');
     const types = res.data!.tenant.resourceTypes;
     expect(types.map((t: any) => [t.id, t.name, t.path])).toEqual(rest.map((t: any) => [t.id, t.name.trim(), t.path]));
-    expect(types.find((t: any) => t.name === 'Switch').levels).toEqual(['Network', 'Switch']);
+    expect(types.find((t: any) => t.name === 'Virtual Network').levels).toEqual(['Cloud', 'Azure', 'Virtual Network']);
     for (const t of types) {
       const count = h.simulator.dataset.tenants.get('client_1')!.resources.filter((r) => r.resourceType.toLowerCase() === t.name.toLowerCase()).length;
       expect(t.resources.totalCount).toBe(count);

@@ -1,12 +1,12 @@
 /** Small shared object types. */
 import type { PageInfoShape } from '../../domain/paging.js';
-import type { CloudProperties, Location, Tag } from '../../domain/resource.js';
+import type { CloudProperties, Location, ManagementProfile, Tag } from '../../domain/resource.js';
 import { builder } from '../builder.js';
 
 export const LocationRef = builder.objectRef<Location>('Location').implement({
   description: 'Where a resource is (upstream `location`); only id and name are always present.',
   fields: (t) => ({
-    id: t.exposeInt('id', { description: 'Location id.', nullable: false }),
+    id: t.exposeInt('number', { description: 'Location number (the resourceList locationId argument).', nullable: false }),
     name: t.exposeString('name', { description: 'Location name.' }),
     city: t.exposeString('city', { description: 'City, when the record has it.' }),
     clientId: t.exposeInt('clientId', { description: 'Owning client id, when present.' }),
@@ -38,9 +38,18 @@ export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudPrope
     privateIp: t.exposeString('privateIp', { description: 'Private IP address.' }),
     zone: t.exposeString('zone', { description: 'Availability zone.' }),
     monitoringState: t.exposeString('monitoringState', { description: 'Cloud monitoring state.' }),
+    properties: t.field({ type: 'JSON', nullable: false, description: 'Every cloud property as the inventory sends it, provider-specific ones (Azure, GCP, ...) included.', resolve: (c) => c.all }),
   }),
 });
 
+export const ManagementProfileRef = builder.objectRef<ManagementProfile>('ManagementProfile').implement({
+  description: 'A management profile: how the resource is monitored (gateway, agent, ...).',
+  fields: (t) => ({
+    id: t.exposeInt('number', { description: 'Profile number, when the record gives one.' }),
+    name: t.exposeString('name', { description: 'Profile name.' }),
+    type: t.exposeString('type', { description: 'Profile type, e.g. GATEWAY.' }),
+  }),
+});
 
 export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Relay page information.',

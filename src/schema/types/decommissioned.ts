@@ -1,21 +1,11 @@
 /** Decommissioned resources: the history record, and its hardware data read with additionalInfo=true only when selected. */
-import type { GatewayContext } from '../../context.js';
 import type { DecommissionedAdditional, DecommissionedResource } from '../../domain/inventory.js';
 import { builder } from '../builder.js';
-import { CloudPropertiesRef, TagRef } from './common.js';
+import { CloudPropertiesRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
 
 export const HARDWARE_FIELDS = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
-
-type Hardware<K extends keyof DecommissionedAdditional> = DecommissionedAdditional[K];
-
-/** The hardware part: from the record when it was read with it, else one additionalInfo read per resource. */
-async function hardware<K extends keyof DecommissionedAdditional>(record: DecommissionedResource, key: K, ctx: GatewayContext): Promise<Hardware<K> | null> {
-  if (record.additional) return record.additional[key];
-  const full = await ctx.loaders.decommissionedWithHardwareById.load({ tenantId: record.tenantId, id: record.id });
-  return full?.additional?.[key] ?? null;
-}
 
 const DecommissionedBiosRef = builder.objectRef<Record<string, string | null>>('DecommissionedBios').implement({
   description: 'BIOS of a decommissioned resource (additional data).',
@@ -35,7 +25,7 @@ const DecommissionedBiosRef = builder.objectRef<Record<string, string | null>>('
 const DecommissionedNetworkCardRef = builder.objectRef<DecommissionedAdditional['networkCards'][number]>('DecommissionedNetworkCard').implement({
   description: 'A network card of a decommissioned resource (additional data).',
   fields: (t) => ({
-    id: t.exposeInt('id', { description: 'Card id.' }),
+    id: t.exposeInt('index', { description: 'Card number on this resource (not unique across resources).' }),
     name: t.exposeString('name', { description: 'Upstream `networkName`.' }),
     ipAddresses: t.exposeStringList('ipAddresses', { nullable: false, description: "Upstream `ipAddress`, split on ';'." }),
     macAddress: t.exposeString('macAddress', { description: 'MAC address.' }),
@@ -99,15 +89,6 @@ const VideoCardRef = builder.objectRef<DecommissionedAdditional['videoCards'][nu
   }),
 });
 
-const ManagementProfileRef = builder.objectRef<NonNullable<DecommissionedResource['managementProfile']>>('ManagementProfile').implement({
-  description: 'Management profile of a decommissioned resource.',
-  fields: (t) => ({
-    id: t.exposeInt('id', { description: 'Profile id.' }),
-    name: t.exposeString('name', { description: 'Profile name.' }),
-    type: t.exposeString('type', { description: 'Profile type, e.g. GATEWAY.' }),
-  }),
-});
-
 export const DecommissionedResourceRef = builder.objectRef<DecommissionedResource>('DecommissionedResource').implement({
   description:
     'A resource in the history. Selecting any of bios, networkCards, physicalDisks, logicalDisks, cpus, videoCards makes the gateway read the record with additionalInfo=true (once per resource).',
@@ -139,12 +120,12 @@ export const DecommissionedResourceRef = builder.objectRef<DecommissionedResourc
     managementProfile: t.field({ description: 'Management profile, when the record has one.', type: ManagementProfileRef, resolve: (d) => d.managementProfile }),
     tags: t.field({ description: 'Tags (name and value).', type: [TagRef], nullable: false, resolve: (d) => d.tags }),
     decommissionReason: t.exposeString('decommissionReason', { description: 'Upstream `history.decommissionReason`.' }),
-    bios: t.field({ description: 'BIOS (additional data: read with additionalInfo=true).', type: DecommissionedBiosRef, resolve: (d, _a, ctx) => hardware(d, 'bios', ctx) }),
-    networkCards: t.field({ description: 'Network cards (additional data).', type: [DecommissionedNetworkCardRef], resolve: async (d, _a, ctx) => (await hardware(d, 'networkCards', ctx)) ?? [] }),
-    physicalDisks: t.field({ description: 'Physical disks (additional data).', type: [PhysicalDiskRef], resolve: async (d, _a, ctx) => (await hardware(d, 'physicalDisks', ctx)) ?? [] }),
-    logicalDisks: t.field({ description: 'Logical disks (additional data).', type: [LogicalDiskRef], resolve: async (d, _a, ctx) => (await hardware(d, 'logicalDisks', ctx)) ?? [] }),
-    cpus: t.field({ description: 'Processors (additional data).', type: [CpuRef], resolve: async (d, _a, ctx) => (await hardware(d, 'cpus', ctx)) ?? [] }),
-    videoCards: t.field({ description: 'Video cards (additional data).', type: [VideoCardRef], resolve: async (d, _a, ctx) => (await hardware(d, 'videoCards', ctx)) ?? [] }),
+    bios: t.field({ description: 'BIOS (additional data: read with additionalInfo=true).', type: DecommissionedBiosRef, resolve: (d, _a, ctx) => ctx.inventory.hardware(d, 'bios') }),
+    networkCards: t.field({ description: 'Network cards (additional data).', type: [DecommissionedNetworkCardRef], resolve: async (d, _a, ctx) => (await ctx.inventory.hardware(d, 'networkCards')) ?? [] }),
+    physicalDisks: t.field({ description: 'Physical disks (additional data).', type: [PhysicalDiskRef], resolve: async (d, _a, ctx) => (await ctx.inventory.hardware(d, 'physicalDisks')) ?? [] }),
+    logicalDisks: t.field({ description: 'Logical disks (additional data).', type: [LogicalDiskRef], resolve: async (d, _a, ctx) => (await ctx.inventory.hardware(d, 'logicalDisks')) ?? [] }),
+    cpus: t.field({ description: 'Processors (additional data).', type: [CpuRef], resolve: async (d, _a, ctx) => (await ctx.inventory.hardware(d, 'cpus')) ?? [] }),
+    videoCards: t.field({ description: 'Video cards (additional data).', type: [VideoCardRef], resolve: async (d, _a, ctx) => (await ctx.inventory.hardware(d, 'videoCards')) ?? [] }),
   }),
 });
 

@@ -1,4 +1,5 @@
-import { updateResource } from '../../services/update.js';
+import type { UserError } from '../../domain/update.js';
+import type { ResourceView } from '../../domain/resource.js';
 import { builder } from '../builder.js';
 import { UserErrorRef } from './common.js';
 import { IpAddressTypeEnum } from './enums.js';
@@ -62,7 +63,7 @@ const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
   }),
 });
 
-const UpdateResourcePayloadRef = builder.objectRef<Awaited<ReturnType<typeof updateResource>>>('UpdateResourcePayload').implement({
+const UpdateResourcePayloadRef = builder.objectRef<{ resource: ResourceView | null; userErrors: UserError[] }>('UpdateResourcePayload').implement({
   description: 'Result of updateResource.',
   fields: (t) => ({
     resource: t.field({ type: ResourceRef, description: 'The resource re-read after the update; null when the update was refused.', resolve: (p) => p.resource }),
@@ -78,7 +79,7 @@ builder.mutationType({
       nullable: false,
       description: 'POST /resources/{id}. Returns the resource as re-read after the update.',
       args: { input: t.arg({ type: UpdateResourceInput, required: true }) },
-      resolve: (_root, args, ctx) => updateResource(ctx, args.input),
+      resolve: (_root, args, ctx) => ctx.inventory.updateResource(args.input),
     }),
   }),
 });

@@ -1,5 +1,4 @@
 import type { ResourceType } from '../../domain/inventory.js';
-import { searchResources } from '../../services/inventory.js';
 import { badUserInput } from '../../upstream/errors.js';
 import { builder } from '../builder.js';
 import { pagingArgs } from './connection.js';
@@ -22,7 +21,7 @@ export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').i
       },
       resolve: (type, args, ctx) => {
         if (args.filter?.resourceTypes) throw badUserInput('filter.resourceTypes is implied by the ResourceType', 'filter.resourceTypes');
-        return searchResources(ctx, type.tenantId, { ...args, filter: { ...args.filter, resourceTypes: [type.name] } });
+        return ctx.inventory.searchResources(type.tenantId, { ...args, filter: { ...args.filter, resourceTypes: [type.name] } });
       },
     }),
   }),

@@ -1,7 +1,5 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
-import {
-  checkTenantId, getDecommissioned, getResource, listAntivirus, listDecommissioned, listMinimal, listResourceTypes, searchResources,
-} from '../../services/inventory.js';
+import type { TenantShape } from '../../datasource/inventory.js';
 import { builder } from '../builder.js';
 import { pagingArgs } from './connection.js';
 import { selectsAnyField } from '../selection.js';
@@ -11,8 +9,6 @@ import { AntivirusStatusEnum, ResourceStateFilterEnum } from './enums.js';
 import { AntivirusOrderInput, DecommissionedResourceFilterInput, ResourceFilterInput, ResourceOrderInput } from './filters.js';
 import { ResourceConnectionRef, ResourceRef } from './resource.js';
 import { ResourceTypeRef } from './resource-type.js';
-
-export interface TenantShape { id: string }
 
 const APPLICATIONS_FIELD = new Set(['applications']);
 
@@ -29,7 +25,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         includeStatus: t.arg.boolean({ defaultValue: false, description: 'Ask the upstream to include status in the search records.' }),
         ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
-      resolve: (tenant, args, ctx) => searchResources(ctx, tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, args),
     }),
     resourceList: t.field({
       type: [ResourceRef],
@@ -41,13 +37,13 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         deviceTypeId: t.arg.int(),
         filter: t.arg({ type: ResourceFilterInput }),
       },
-      resolve: (tenant, args, ctx) => listMinimal(ctx, tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.listMinimal(tenant.id, args),
     }),
     resource: t.field({
       type: ResourceRef,
       description: 'GET /resources/{id}. Null when the upstream does not know the id.',
       args: { id: t.arg.id({ required: true }) },
-      resolve: (tenant, args, ctx, info) => getResource(ctx, tenant.id, String(args.id), selectsAnyField(info, APPLICATIONS_FIELD)),
+      resolve: (tenant, args, ctx, info) => ctx.inventory.resource(tenant.id, String(args.id), { prefetchApplications: selectsAnyField(info, APPLICATIONS_FIELD) }),
     }),
     decommissionedResources: t.field({
       type: DecommissionedResourceConnectionRef,
@@ -56,13 +52,13 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
         ...pagingArgs(t.arg, { last: 'Only together with before.' }),
       },
-      resolve: (tenant, args, ctx) => listDecommissioned(ctx, tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.decommissionedResources(tenant.id, args),
     }),
     decommissionedResource: t.field({
       type: DecommissionedResourceRef,
       description: 'GET /history/resources/{id}; with additionalInfo=true when hardware fields are selected. Null when unknown.',
       args: { id: t.arg.id({ required: true }) },
-      resolve: (tenant, args, ctx, info) => getDecommissioned(ctx, tenant.id, String(args.id), selectsAnyField(info, HARDWARE_FIELDS)),
+      resolve: (tenant, args, ctx, info) => ctx.inventory.decommissionedResource(tenant.id, String(args.id), selectsAnyField(info, HARDWARE_FIELDS)),
     }),
     antivirusDefinitions: t.field({
       type: AntivirusDefinitionConnectionRef,
@@ -72,12 +68,12 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         orderBy: t.arg({ type: AntivirusOrderInput, defaultValue: { field: 'scanDate', direction: 'DESC' } }),
         ...pagingArgs(t.arg),
       },
-      resolve: (tenant, args, ctx) => listAntivirus(ctx, tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.antivirusDefinitions(tenant.id, args),
     }),
     resourceTypes: t.field({
       type: [ResourceTypeRef],
       description: 'GET /resourceType/minimal.',
-      resolve: (tenant, _args, ctx) => listResourceTypes(ctx, tenant.id),
+      resolve: (tenant, _args, ctx) => ctx.inventory.resourceTypes(tenant.id),
     }),
   }),
 });
@@ -90,7 +86,7 @@ builder.queryType({
       nullable: false,
       description: 'Entry point for everything of one tenant (client or MSP account id, e.g. client_1). Makes no upstream call by itself.',
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_root, args) => ({ id: checkTenantId(String(args.id)) }),
+      resolve: (_root, args, ctx) => ctx.inventory.tenant(String(args.id)),
     }),
   }),
 });

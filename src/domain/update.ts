@@ -1,12 +1,8 @@
 /**
- * updateResource: input problems become userErrors without any upstream call; a valid input is
- * POSTed, and the resource is re-read so the payload shows what the upstream now holds.
+ * updateResource input: problems become userErrors (checked before any upstream call), and a
+ * valid input becomes the upstream's request body.
  */
-import type { GatewayContext } from '../context.js';
-import type { ResourceView } from '../domain/resource.js';
-import { UpstreamError } from '../upstream/errors.js';
-import { checkId } from '../upstream/query-string.js';
-import { checkTenantId } from './inventory.js';
+import { checkId, checkTenantId } from './input.js';
 
 export interface UserError { field: string[]; message: string; code: string }
 
@@ -100,25 +96,4 @@ export function toUpdateBody(input: UpdateResourceInput): Record<string, unknown
   if (input.logicalDiskDrives) body.logicalDiskDrives = input.logicalDiskDrives.map(compact);
   if (input.oobInterfaceCards) body.oobInterfaceCards = input.oobInterfaceCards.map(compact);
   return body;
-}
-
-export async function updateResource(ctx: GatewayContext, input: UpdateResourceInput): Promise<{ resource: ResourceView | null; userErrors: UserError[] }> {
-  const userErrors = validateUpdate(input);
-  if (userErrors.length > 0) return { resource: null, userErrors };
-  const key = { tenantId: String(input.tenantId), id: String(input.id) };
-  try {
-    await ctx.session.update(key.tenantId, key.id, toUpdateBody(input));
-  } catch (error) {
-    if (error instanceof UpstreamError && error.code === 'NOT_FOUND') {
-      return { resource: null, userErrors: [{ field: ['input', 'id'], message: `resource ${key.id} was not found`, code: 'NOT_FOUND' }] };
-    }
-    if (error instanceof UpstreamError && error.code === 'BAD_USER_INPUT') {
-      return { resource: null, userErrors: [{ field: ['input'], message: error.message, code: 'UPSTREAM_REJECTED' }] };
-    }
-    throw error;
-  }
-  // Anything read earlier in this operation is stale now.
-  ctx.loaders.resourceDetail.clear(key);
-  ctx.loaders.resourceSearchById.clear(key);
-  return { resource: await ctx.loaders.resourceDetail.load(key), userErrors: [] };
 }

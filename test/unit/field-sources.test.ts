@@ -1,0 +1,36 @@
+/** One table says where every resource field comes from; the schema may not grow past it. */
+import { isInterfaceType, isObjectType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
+import { schema } from '../../src/schema/index.js';
+
+/** Resource fields that are not read from a resource record: identity and the per-resource calls. */
+const NOT_FROM_THE_RECORD = new Set(['id', 'tenantId', 'applications', 'availability']);
+const RESOURCE_TYPES = ['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource'];
+
+describe('the field-source table', () => {
+  it('has an entry for every field of the resource types', () => {
+    const missing: string[] = [];
+    for (const name of RESOURCE_TYPES) {
+      const type = schema.getType(name);
+      if (!isObjectType(type) && !isInterfaceType(type)) throw new Error(`${name} is not in the schema`);
+      for (const field of Object.keys(type.getFields())) {
+        if (!NOT_FROM_THE_RECORD.has(field) && !Object.hasOwn(RESOURCE_FIELDS, field)) missing.push(`${name}.${field}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('names, for every field, a read that can supply it or a documented form that carries it', () => {
+    for (const name of Object.keys(RESOURCE_FIELDS) as ResourceFieldName[]) {
+      const carriedSomewhere = (['search', 'minimal', 'antivirus', 'general', 'device', 'synthetic'] as const).some((f) => documents(f, name));
+      expect(carriedSomewhere || loadsFor(name).length > 0, name).toBe(true);
+    }
+  });
+
+  it('loads the detail, then a search by id, for a field the search and the general detail document', () => {
+    expect(loadsFor('hostName')).toEqual(['detail', 'search']);
+    expect(loadsFor('model')).toEqual(['search']);
+    expect(loadsFor('location')).toEqual(['detail']);
+  });
+});
