@@ -18,6 +18,14 @@ export interface GatewayConfig {
   upstreamRetries: number;
   /** Longest Retry-After the gateway waits for before giving up with RATE_LIMITED. */
   maxRetryAfterMs: number;
+  /** Retry budget (process-wide): retries may add this % of the first attempts of the last 10 s... */
+  retryBudgetPercent: number;
+  /** ...plus this many retries per second whatever the traffic. */
+  retryBudgetMinPerSecond: number;
+  /** Consecutive upstream failures (connection errors, timeouts, 5xx) that open the circuit breaker; 0 = no breaker. */
+  breakerFailureThreshold: number;
+  /** How long the open breaker refuses calls before letting one probe call through. */
+  breakerCooldownMs: number;
   upstreamMaxInFlight: number;
   upstreamMaxInFlightPerOperation: number;
   defaultPageSize: number;
@@ -25,6 +33,16 @@ export interface GatewayConfig {
   maxAvailabilityWindowDays: number;
   /** Upstream calls one operation may make: refused up front by estimate, and stopped at run time. */
   maxUpstreamCallsPerOperation: number;
+  /** Admission control (src/server/admission.ts): upstream call slots that operations in progress may claim in all; an operation claims min(estimated calls, upstreamMaxInFlightPerOperation). */
+  admissionCapacity: number;
+  /** The same bound for one caller (Authorization digest, else socket address). */
+  admissionCapacityPerCaller: number;
+  /** Longest wait for admission before OVERLOADED (HTTP 503); below operationTimeoutMs. 0: no waiting. */
+  maxAdmissionWaitMs: number;
+  /** Operations waiting for admission at most; beyond, one is shed at once. */
+  maxAdmissionQueue: number;
+  /** SIGTERM: how long in-flight requests may take to finish; at least operationTimeoutMs. */
+  shutdownGraceMs: number;
   limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxFragmentExpansions: number; maxBatch: number; maxBodyBytes: number };
   exposeCredentialSecrets: boolean;
   graphiql: boolean;
@@ -87,6 +105,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as GatewayConfig['logLevel'];
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be debug, info, warn, error or silent, got '${logLevel}'`);
   const production = env.NODE_ENV === 'production';
+  const operationTimeoutMs = intSetting(env, 'OPERATION_TIMEOUT_MS', 30_000, 10, 600_000);
+  const upstreamMaxInFlight = intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT', 64, 1, 10_000);
   return {
     port: intSetting(env, 'PORT', 4000, 0, 65_535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -96,15 +116,38 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     clientSecret,
     tokenUrl,
     upstreamTimeoutMs: intSetting(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 10, 600_000),
-    operationTimeoutMs: intSetting(env, 'OPERATION_TIMEOUT_MS', 30_000, 10, 600_000),
-    upstreamRetries: intSetting(env, 'UPSTREAM_RETRIES', 3, 0, 10),
+    operationTimeoutMs,
+    upstreamRetries: intSetting(env, 'UPSTREAM_RETRIES', 10, 0, 10),
     maxRetryAfterMs: intSetting(env, 'UPSTREAM_MAX_RETRY_AFTER_MS', 5_000, 0, 120_000),
-    upstreamMaxInFlight: intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT', 64, 1, 10_000),
+    retryBudgetPercent: intSetting(env, 'UPSTREAM_RETRY_BUDGET_PERCENT', 50, 0, 1_000),
+    retryBudgetMinPerSecond: intSetting(env, 'UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND', 10, 0, 100_000),
+    breakerFailureThreshold: intSetting(env, 'UPSTREAM_BREAKER_FAILURES', 20, 0, 100_000),
+    breakerCooldownMs: intSetting(env, 'UPSTREAM_BREAKER_COOLDOWN_MS', 1_000, 10, 600_000),
+    upstreamMaxInFlight,
     upstreamMaxInFlightPerOperation: intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION', 16, 1, 10_000),
     defaultPageSize,
     maxPageSize,
     maxAvailabilityWindowDays: intSetting(env, 'MAX_AVAILABILITY_WINDOW_DAYS', 366, 1, 3650),
     maxUpstreamCallsPerOperation: intSetting(env, 'MAX_UPSTREAM_CALLS', 1_000, 1, 1_000_000),
+    // Admission control and shutdown: defaults follow the upstream limits and the deadline.
+    ...(() => {
+      const admissionCapacity = intSetting(env, 'ADMISSION_CAPACITY', 2 * upstreamMaxInFlight, 1, 1_000_000);
+      // One caller may take three quarters: the rest stays free for everyone else.
+      const admissionCapacityPerCaller = intSetting(env, 'ADMISSION_CAPACITY_PER_CALLER', Math.max(1, Math.floor((admissionCapacity * 3) / 4)), 1, 1_000_000);
+      if (admissionCapacityPerCaller > admissionCapacity) {
+        throw new ConfigError(`ADMISSION_CAPACITY_PER_CALLER (${admissionCapacityPerCaller}) must not exceed ADMISSION_CAPACITY (${admissionCapacity})`);
+      }
+      const maxAdmissionWaitMs = intSetting(env, 'MAX_ADMISSION_WAIT_MS', Math.min(5_000, Math.floor(operationTimeoutMs / 2)), 0, 600_000);
+      if (maxAdmissionWaitMs >= operationTimeoutMs) {
+        throw new ConfigError(`MAX_ADMISSION_WAIT_MS (${maxAdmissionWaitMs}) must be below OPERATION_TIMEOUT_MS (${operationTimeoutMs})`);
+      }
+      const maxAdmissionQueue = intSetting(env, 'MAX_ADMISSION_QUEUE', 256, 0, 1_000_000);
+      const shutdownGraceMs = intSetting(env, 'SHUTDOWN_GRACE_MS', operationTimeoutMs + 5_000, 0, 3_600_000);
+      if (shutdownGraceMs < operationTimeoutMs) {
+        throw new ConfigError(`SHUTDOWN_GRACE_MS (${shutdownGraceMs}) must be at least OPERATION_TIMEOUT_MS (${operationTimeoutMs})`);
+      }
+      return { admissionCapacity, admissionCapacityPerCaller, maxAdmissionWaitMs, maxAdmissionQueue, shutdownGraceMs };
+    })(),
     limits: {
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),
       maxAliases: intSetting(env, 'MAX_ALIASES', 30, 1, 10_000),

@@ -1,6 +1,6 @@
 /** `npm start`: settings from the environment; the embedded simulator when INVENTORY_API_URL is unset. */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startSimulator, type Simulator } from '../simulator/app.js';
@@ -8,7 +8,8 @@ import { createUpstreamAuth } from '../upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../upstream/client.js';
 import { createGateway } from './yoga.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
+/** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
+const IDLE_LINGER_MS = 1_000;
 
 let config: GatewayConfig;
 try {
@@ -31,8 +32,17 @@ if (baseUrl === null) {
 }
 const dispatcher = createDispatcher(config);
 const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher });
-const gateway = createGateway({ config, client, logger });
-const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5_000 }, gateway);
+const lifecycle = { draining: false };
+const gateway = createGateway({ config, client, logger, lifecycle });
+/** Responses not yet finished: the in-flight requests a drain waits for. */
+const inFlight = new Set<http.ServerResponse>();
+const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5_000 }, (req, res) => {
+  inFlight.add(res);
+  res.once('close', () => inFlight.delete(res));
+  // Draining: the client learns that this connection ends with this response.
+  if (lifecycle.draining) res.setHeader('connection', 'close');
+  void gateway(req, res);
+});
 
 server.on('error', (error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Invalid setting: PORT ${config.port} is already in use` : `Server error: ${error.message}`);
@@ -45,25 +55,42 @@ server.listen(config.port, config.host, () => {
 });
 
 let stopping = false;
+/**
+ * SIGTERM/SIGINT: /readyz answers 503 at once, the listener closes (new connections are refused),
+ * every response from now on carries Connection: close, and in-flight requests get
+ * SHUTDOWN_GRACE_MS (at least the operation deadline) to finish. Exit 0 when they all finished,
+ * 1 when the grace period cut some.
+ */
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+  // A repeated signal is expected (npm forwards the one a process group already got): ignore it.
+  if (stopping) return logger.info('already draining', { signal });
   stopping = true;
-  logger.info('shutting down: draining in-flight requests', { signal });
-  const forced = setTimeout(() => {
-    logger.warn('drain timed out; closing remaining connections');
+  lifecycle.draining = true;
+  const started = Date.now();
+  const pending = inFlight.size;
+  for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+  logger.info('shutting down: draining in-flight requests', { signal, inFlight: pending, graceMs: config.shutdownGraceMs });
+  // net.Server's close, not http.Server's: the latter also destroys idle keep-alive connections at
+  // once, racing with a request a client may be writing on one. They linger briefly instead (a
+  // request on one is answered, with Connection: close) and are swept after that.
+  const drained = new Promise<'drained'>((resolve) => net.Server.prototype.close.call(server, () => resolve('drained')));
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_LINGER_MS);
+  let graceTimer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'cut'>((resolve) => (graceTimer = setTimeout(() => resolve('cut'), config.shutdownGraceMs)));
+  const outcome = await Promise.race([drained, graceOver]);
+  clearTimeout(graceTimer);
+  clearInterval(sweep);
+  const cut = outcome === 'cut' ? inFlight.size : 0;
+  if (outcome === 'cut') {
+    logger.error('shutdown grace period over: cutting in-flight requests', { cut, graceMs: config.shutdownGraceMs });
     server.closeAllConnections();
-  }, SHUTDOWN_GRACE_MS);
-  forced.unref();
-  // close() stops accepting and resolves once in-flight requests have finished.
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
-  await client.close();
-  await dispatcher.close();
-  await simulator?.close();
-  clearTimeout(forced);
-  process.exit(0);
+  } else {
+    logger.info('drained', { requests: pending, ms: Date.now() - started });
+  }
+  // Closing the pools waits for their requests: bounded, since the exit code is already known.
+  const cleanup = Promise.allSettled([client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close()]);
+  await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+  process.exit(cut > 0 ? 1 : 0);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,8 +1,9 @@
 /**
  * InventoryClient: the one place that talks to the upstream REST API. undici keep-alive pool,
- * per-attempt timeouts, an operation deadline, retries with exponential backoff and jitter for
- * idempotent calls (honouring Retry-After up to a cap), bounded fair concurrency, and abort when
- * the GraphQL client goes away. It returns parsed JSON; mapping happens in src/domain.
+ * per-attempt timeouts, an operation deadline (a timer the session owns), retries with
+ * exponential backoff and jitter for idempotent calls (honouring Retry-After up to a cap) under a
+ * process-wide retry budget, a circuit breaker on the upstream, bounded fair concurrency, and
+ * abort when the GraphQL client goes away. It returns parsed JSON; mapping happens in src/domain.
  */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -10,13 +11,18 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamAuth } from './auth.js';
-import { errorForStatus, gatewayError, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
+import { CircuitBreaker, CircuitOpenError, type BreakerState, type BreakerStateChange } from './breaker.js';
+import { errorForStatus, gatewayError, parseRetryAfter, safeReason, UpstreamError, type ErrorCode } from './errors.js';
+import { RetryBudget } from './retry-budget.js';
 import { FairScheduler, type Lane } from './scheduler.js';
 import { OperationStats, type RouteName } from './stats.js';
 
-/** The settings the client reads; maxUpstreamCallsPerOperation is the hard stop behind the cost estimate. */
+/**
+ * The settings the client reads; maxUpstreamCallsPerOperation is the hard stop behind the cost
+ * estimate. The budget and breaker settings fall back to the defaults of src/config.ts.
+ */
 export type ClientSettings = Pick<GatewayConfig, 'upstreamTimeoutMs' | 'operationTimeoutMs' | 'upstreamRetries' | 'maxRetryAfterMs' | 'upstreamMaxInFlight' | 'upstreamMaxInFlightPerOperation'>
-  & Partial<Pick<GatewayConfig, 'maxUpstreamCallsPerOperation'>>;
+  & Partial<Pick<GatewayConfig, 'maxUpstreamCallsPerOperation' | 'retryBudgetPercent' | 'retryBudgetMinPerSecond' | 'breakerFailureThreshold' | 'breakerCooldownMs'>>;
 
 export interface InventoryClientOptions {
   baseUrl: string;
@@ -39,6 +45,10 @@ export interface SessionOptions {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const BACKOFF_BASE_MS = 50;
 const BACKOFF_CAP_MS = 2_000;
+/** How long after the operation deadline an attempt's own timeout ends it if the deadline timer did not. */
+const DEADLINE_BACKSTOP_MS = 1_000;
+/** Failed calls are logged one by one at debug, and summed up at warn at most this often. */
+const FAILURE_SUMMARY_INTERVAL_MS = 10_000;
 
 export function createDispatcher(settings: ClientSettings): Agent {
   return new Agent({
@@ -69,38 +79,120 @@ export function encodeQuery(query: Record<string, QueryValue>): string {
 export class InventoryClient {
   readonly scheduler: FairScheduler;
   readonly dispatcher: Dispatcher;
+  /** Opens on a run of upstream failures; refuses calls at once while open. One per client. */
+  readonly breaker: CircuitBreaker;
+  /** Process-wide: retries may add only a share of the first attempts. */
+  readonly retryBudget: RetryBudget;
   /** Parsed once: each call then dispatches by origin and path without parsing a URL. */
   readonly origin: string;
   readonly basePath: string;
   private readonly ownsDispatcher: boolean;
+  private readonly failures: FailureLog;
 
   constructor(readonly options: InventoryClientOptions) {
+    const { settings, logger } = options;
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.scheduler = new FairScheduler(options.settings.upstreamMaxInFlight);
+    this.scheduler = new FairScheduler(settings.upstreamMaxInFlight);
     this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher = options.dispatcher ?? createDispatcher(options.settings);
+    this.dispatcher = options.dispatcher ?? createDispatcher(settings);
+    this.retryBudget = new RetryBudget({ percent: settings.retryBudgetPercent ?? 50, minPerSecond: settings.retryBudgetMinPerSecond ?? 10 });
+    this.breaker = new CircuitBreaker({
+      failureThreshold: settings.breakerFailureThreshold ?? 20,
+      cooldownMs: settings.breakerCooldownMs ?? 1_000,
+      onStateChange: (change) => logBreakerChange(logger, change, settings.breakerCooldownMs ?? 1_000),
+    });
+    this.failures = new FailureLog(logger);
+  }
+
+  /** closed, open (calls refused at once) or half-open (one probe call allowed). */
+  get breakerState(): BreakerState {
+    return this.breaker.state;
   }
 
   session(options: SessionOptions): InventorySession {
     return new InventorySession(this, options);
   }
 
-  /** Readiness: the upstream answers HTTP at all, and (client-credentials) a token can be had. */
+  /**
+   * Readiness: the upstream answers HTTP at all (below 500), and (client-credentials) a token can
+   * be had. Fails at once while the breaker is open; once its cool-down is over this request is
+   * the probe, so an idle gateway that reports not ready still finds out when the upstream is back.
+   */
   async probe(): Promise<void> {
-    const response = await request(`${this.options.baseUrl}/`, {
-      dispatcher: this.dispatcher,
-      method: 'GET',
-      headersTimeout: this.options.settings.upstreamTimeoutMs,
-      bodyTimeout: this.options.settings.upstreamTimeoutMs,
-    });
-    await response.body.dump();
+    const permit = this.breaker.acquire();
+    if (!permit) throw new Error('The inventory API circuit breaker is open');
+    try {
+      const response = await request(`${this.options.baseUrl}/`, {
+        dispatcher: this.dispatcher,
+        method: 'GET',
+        headersTimeout: this.options.settings.upstreamTimeoutMs,
+        bodyTimeout: this.options.settings.upstreamTimeoutMs,
+      });
+      await response.body.dump();
+      if (response.statusCode >= 500) throw new Error(`The inventory API answered ${response.statusCode}`);
+      this.breaker.success(permit);
+    } catch (error) {
+      this.breaker.failure(permit);
+      throw error;
+    }
     await this.options.auth.check();
+  }
+
+  /** @internal A call that failed for good (after its retries, if any). */
+  noteFailure(route: RouteName, error: UpstreamError, attempts: number, gaveUp: GaveUp): void {
+    this.failures.note(route, error, attempts, gaveUp);
   }
 
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+}
+
+function logBreakerChange(logger: Logger, change: BreakerStateChange, cooldownMs: number): void {
+  if (change.to === 'open' && change.from === 'closed') {
+    logger.warn('upstream circuit breaker opened: calls are refused until a probe succeeds', { consecutiveFailures: change.consecutiveFailures, cooldownMs });
+  } else if (change.to === 'closed') {
+    logger.info('upstream circuit breaker closed: the inventory API answers again', { openForMs: change.openForMs, failedProbes: change.failedProbes });
+  } else {
+    // Probing (half-open) and a failed probe (open again) repeat every cool-down: debug only.
+    logger.debug('upstream circuit breaker state', { from: change.from, to: change.to, failedProbes: change.failedProbes });
+  }
+}
+
+/** Why a failing call was not tried again. */
+type GaveUp = 'not-retryable' | 'retries' | 'retry-budget' | 'circuit-open' | 'deadline' | 'retry-after';
+
+/**
+ * Failed calls are one debug line each; at warn, one summary line at most every
+ * FAILURE_SUMMARY_INTERVAL_MS (the first failure after a quiet interval is reported at once).
+ */
+class FailureLog {
+  private lastSummary = -Infinity;
+  private count = 0;
+  private byCode: Partial<Record<ErrorCode, number>> = {};
+  private byReason: Partial<Record<GaveUp, number>> = {};
+
+  constructor(private readonly logger: Logger) {}
+
+  note(route: RouteName, error: UpstreamError, attempts: number, gaveUp: GaveUp): void {
+    this.logger.debug('upstream call failed', { route, code: error.code, status: error.status, attempts, gaveUp });
+    this.count++;
+    this.byCode[error.code] = (this.byCode[error.code] ?? 0) + 1;
+    this.byReason[gaveUp] = (this.byReason[gaveUp] ?? 0) + 1;
+    const now = performance.now();
+    if (now - this.lastSummary < FAILURE_SUMMARY_INTERVAL_MS) return;
+    this.logger.warn('upstream calls failed', {
+      failed: this.count,
+      byCode: this.byCode,
+      gaveUp: this.byReason,
+      sinceMs: Number.isFinite(this.lastSummary) ? Math.round(now - this.lastSummary) : 0,
+    });
+    this.lastSummary = now;
+    this.count = 0;
+    this.byCode = {};
+    this.byReason = {};
   }
 }
 
@@ -116,27 +208,86 @@ interface Call {
   what: string;
 }
 
+type StopKind = 'deadline' | 'client' | 'closed';
+
 export class InventorySession {
   readonly stats: OperationStats;
   private readonly lane: Lane;
+  /**
+   * Aborts every queued and running call of the operation: at the deadline (the session's own
+   * timer), when the GraphQL client disconnects, or on close().
+   */
+  private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
   private readonly clientSignal: AbortSignal | undefined;
-  private readonly deadline: number;
+  /** performance.now() at which the operation's upstream work must stop. */
+  readonly deadline: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly detachClient: () => void;
+  private closed = false;
   /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
   private dispatched = 0;
 
   constructor(private readonly client: InventoryClient, private readonly options: SessionOptions) {
     const { settings } = client.options;
     this.stats = options.stats ?? new OperationStats();
-    this.lane = client.scheduler.lane(settings.upstreamMaxInFlightPerOperation);
     this.deadline = performance.now() + settings.operationTimeoutMs;
-    const deadlineSignal = AbortSignal.timeout(settings.operationTimeoutMs);
-    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
-    // depends on it, so the disconnect is read from a native copy.
-    this.clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
-    this.signal = this.clientSignal ? AbortSignal.any([this.clientSignal, deadlineSignal]) : deadlineSignal;
+    this.signal = this.controller.signal;
     // Every queued and running upstream call listens on this signal; dozens at once are expected.
     setMaxListeners(0, this.signal);
+    const controller = this.controller;
+    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
+    // depends on it, so the disconnect is read from a native copy (held by this session).
+    const clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
+    this.clientSignal = clientSignal;
+    const onClientAbort = () => controller.abort(clientSignal?.reason);
+    // Node keeps a composite signal with an abort listener alive until it aborts: the listener
+    // goes at the deadline or on close(), so a finished request's signal is not held forever.
+    this.detachClient = () => clientSignal?.removeEventListener('abort', onClientAbort);
+    if (clientSignal?.aborted) controller.abort(clientSignal.reason);
+    else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+    // The deadline is a timer held here, not AbortSignal.timeout(): inside AbortSignal.any a
+    // timeout signal can be garbage-collected before it fires (nodejs/node#57736). The timer
+    // holds only the controller, and is unref'd so a session never holds the process open.
+    const detachClient = this.detachClient;
+    this.timer = setTimeout(() => {
+      detachClient();
+      controller.abort(new DOMException('The operation deadline passed', 'TimeoutError'));
+    }, settings.operationTimeoutMs);
+    this.timer.unref();
+    // A queued call is checked once more when its turn comes: past the deadline it is not sent.
+    this.lane = client.scheduler.lane(settings.upstreamMaxInFlightPerOperation, { expired: () => this.stopKind() ?? undefined });
+  }
+
+  /**
+   * Ends the operation's upstream work: clears the deadline timer and aborts whatever is still
+   * queued or running (nothing more is sent). Call it once the operation's response is complete.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearTimer();
+    this.detachClient();
+    if (!this.signal.aborted) this.controller.abort(new DOMException('The operation ended', 'AbortError'));
+  }
+
+  /** Why no more upstream calls may start for this operation, or null. */
+  private stopKind(): StopKind | null {
+    if (this.clientSignal?.aborted) return 'client';
+    if (this.closed) return 'closed';
+    if (this.signal.aborted || performance.now() >= this.deadline) return 'deadline';
+    return null;
+  }
+
+  private stopError(kind: StopKind, call: Call): UpstreamError {
+    if (kind === 'client') return new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
+    if (kind === 'closed') return new UpstreamError(`The operation ended before ${call.what} completed`, 'CLIENT_CLOSED_REQUEST', null, false);
+    return new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   // ---- the ten endpoints -------------------------------------------------------------
@@ -185,7 +336,8 @@ export class InventorySession {
   }
 
   private async send(call: Call): Promise<unknown> {
-    const { settings, auth, logger } = this.client.options;
+    const { settings, auth } = this.client.options;
+    const { breaker, retryBudget } = this.client;
     const idempotent = call.method === 'GET';
     const path = `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
     let refreshedAuth = false;
@@ -193,7 +345,7 @@ export class InventorySession {
       this.throwIfStopped(call);
       const authorization = auth.mode === 'none' ? null : await auth.header(this.options.authorization);
       try {
-        return await this.lane.run(() => this.attempt(call, path, authorization), this.signal);
+        return await this.lane.run(() => this.attempt(call, path, authorization, attempt === 0), this.signal);
       } catch (raw) {
         const error = this.classify(raw, call);
         if (error.code === 'UNAUTHENTICATED' && error.status === 401 && !refreshedAuth && (await auth.refresh(authorization))) {
@@ -201,19 +353,21 @@ export class InventorySession {
           attempt--;
           continue;
         }
-        const mayRetry = error.retryable && (idempotent || error.notSent) && attempt < settings.upstreamRetries;
-        if (!mayRetry) {
-          if (error.code !== 'NOT_FOUND' && error.code !== 'CLIENT_CLOSED_REQUEST') {
-            logger.warn('upstream call failed', { route: call.route, code: error.code, status: error.status, attempts: attempt + 1 });
-          }
-          throw error;
-        }
+        const fail = (gaveUp: GaveUp): UpstreamError => {
+          if (error.code !== 'NOT_FOUND' && error.code !== 'CLIENT_CLOSED_REQUEST') this.client.noteFailure(call.route, error, attempt + 1, gaveUp);
+          return error;
+        };
+        if (!(error.retryable && (idempotent || error.notSent))) throw fail(error instanceof CircuitOpenError ? 'circuit-open' : 'not-retryable');
+        if (attempt >= settings.upstreamRetries) throw fail('retries');
+        // While the breaker refuses calls, waiting to retry would only delay the same answer.
+        if (!breaker.isClosed) throw fail('circuit-open');
         let waitMs = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
         if (error.retryAfterMs !== null) {
-          if (error.retryAfterMs > settings.maxRetryAfterMs) throw error;
+          if (error.retryAfterMs > settings.maxRetryAfterMs) throw fail('retry-after');
           waitMs = Math.max(waitMs, error.retryAfterMs);
         }
-        if (performance.now() + waitMs >= this.deadline) throw error;
+        if (performance.now() + waitMs >= this.deadline) throw fail('deadline');
+        if (!retryBudget.tryRetry()) throw fail('retry-budget');
         this.stats.retries++;
         await this.sleep(waitMs);
       }
@@ -221,31 +375,43 @@ export class InventorySession {
   }
 
   private throwIfStopped(call: Call): void {
-    if (!this.signal.aborted) return;
-    if (this.clientSignal?.aborted) throw new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
-    throw new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
+    const kind = this.stopKind();
+    if (kind) throw this.stopError(kind, call);
   }
 
+  /** Waits ms, or less when the operation stops meanwhile. */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
+      const signal = this.signal;
       const timer = setTimeout(done, ms);
-      this.signal.addEventListener('abort', done, { once: true });
+      signal.addEventListener('abort', done, { once: true });
       function done() {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
       }
     });
   }
 
-  private async attempt(call: Call, path: string, authorization: string | null): Promise<unknown> {
+  private async attempt(call: Call, path: string, authorization: string | null, first: boolean): Promise<unknown> {
     const { settings } = this.client.options;
+    // The lane checked the deadline when this call's turn came; this is the last check before sending.
+    this.throwIfStopped(call);
     const budget = settings.maxUpstreamCallsPerOperation;
     if (budget !== undefined && this.dispatched >= budget) {
       throw new UpstreamError(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE', null, false);
     }
+    const permit = this.client.breaker.acquire();
+    if (!permit) throw new CircuitOpenError(call.what);
     this.dispatched++;
+    if (first) this.client.retryBudget.recordRequest();
+    // The deadline timer ends the attempt at the deadline (with everything else of the operation).
+    // undici's own timeouts tick in ~0.5 s steps and may fire up to 0.5 s early, so near the
+    // deadline the per-attempt timeout is set a second past it, as a backstop only: an attempt
+    // never times out on its own just before the deadline, freeing a slot for a call that would
+    // then be sent with no time left.
     const remaining = Math.max(1, this.deadline - performance.now());
-    const timeout = Math.min(settings.upstreamTimeoutMs, remaining);
+    const timeout = Math.min(settings.upstreamTimeoutMs, remaining + DEADLINE_BACKSTOP_MS);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (authorization) headers.authorization = authorization;
     let payload: string | undefined;
@@ -254,6 +420,9 @@ export class InventorySession {
       payload = JSON.stringify(call.body);
     }
     const started = performance.now();
+    let text: string;
+    let status: number;
+    let retryAfter: string | string[] | undefined;
     try {
       const response = await this.client.dispatcher.request({
         origin: this.client.origin,
@@ -265,30 +434,36 @@ export class InventorySession {
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
-      const text = await response.body.text();
-      const status = response.statusCode;
-      if (status >= 200 && status < 300) {
-        if (text.trim() === '') return null;
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw new UpstreamError(`The inventory API sent a response for ${call.what} that is not JSON`, 'UPSTREAM_BAD_RESPONSE', status, false);
-        }
-      }
-      let body: unknown = null;
-      try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
-      throw errorForStatus(status, call.what, safeReason(body), parseRetryAfter(response.headers['retry-after']));
+      text = await response.body.text();
+      status = response.statusCode;
+      retryAfter = response.headers['retry-after'];
+    } catch (error) {
+      // Our own abort (deadline, disconnect) says nothing about the upstream.
+      if (this.signal.aborted) this.client.breaker.release(permit);
+      else this.client.breaker.failure(permit);
+      throw error;
     } finally {
       this.stats.recordCall(call.route, performance.now() - started);
     }
+    if (status >= 500) this.client.breaker.failure(permit);
+    else this.client.breaker.success(permit);
+    if (status >= 200 && status < 300) {
+      if (text.trim() === '') return null;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new UpstreamError(`The inventory API sent a response for ${call.what} that is not JSON`, 'UPSTREAM_BAD_RESPONSE', status, false);
+      }
+    }
+    let body: unknown = null;
+    try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
+    throw errorForStatus(status, call.what, safeReason(body), parseRetryAfter(retryAfter));
   }
 
   private classify(raw: unknown, call: Call): UpstreamError {
     if (raw instanceof UpstreamError) return raw;
-    if (this.signal.aborted) {
-      if (this.clientSignal?.aborted) return new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
-      return new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
-    }
+    const kind = this.stopKind();
+    if (kind) return this.stopError(kind, call);
     const code = (raw as { code?: string }).code ?? '';
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new UpstreamError(`The inventory API did not answer ${call.what} in time`, 'UPSTREAM_TIMEOUT', null, true);

@@ -1,10 +1,20 @@
 /**
  * Bounded upstream concurrency with a fair queue: a process-wide limit shared by all operations,
  * and a per-operation limit. Free slots go round-robin to operations with waiting calls, so one
- * big query cannot starve small ones nor flood the upstream.
+ * big query cannot starve small ones nor flood the upstream. A queued call is checked once more
+ * when its turn comes (its lane's `expired`, e.g. the operation deadline): a call whose operation
+ * is over is dropped there, without taking a slot, instead of being sent.
  */
 
 interface Waiter { start: () => void; reject: (reason: unknown) => void }
+
+export interface LaneOptions {
+  /**
+   * Asked when a queued call would start (and when it is queued): anything but null/undefined
+   * rejects the call with that reason instead of running it.
+   */
+  expired?: () => unknown;
+}
 
 export class FairScheduler {
   private active = 0;
@@ -14,12 +24,17 @@ export class FairScheduler {
   constructor(readonly maxInFlight: number) {}
 
   /** One lane per GraphQL operation. */
-  lane(maxInFlight: number): Lane {
-    return new Lane(this, maxInFlight);
+  lane(maxInFlight: number, options: LaneOptions = {}): Lane {
+    return new Lane(this, maxInFlight, options);
   }
 
   get inFlight(): number {
     return this.active;
+  }
+
+  /** Calls waiting for a slot, over all lanes. */
+  get queued(): number {
+    return this.waiting.reduce((sum, lane) => sum + lane.queue.length, 0);
   }
 
   /** @internal */
@@ -37,7 +52,7 @@ export class FairScheduler {
 
   private pump(): void {
     while (this.active < this.maxInFlight && this.waiting.length > 0) {
-      let started = false;
+      let progressed = false;
       for (let i = 0; i < this.waiting.length; i++) {
         const index = (this.cursor + i) % this.waiting.length;
         const lane = this.waiting[index] as Lane;
@@ -49,13 +64,19 @@ export class FairScheduler {
         } else {
           this.cursor = (index + 1) % this.waiting.length;
         }
+        progressed = true;
+        const reason = lane.expiredReason();
+        if (reason !== undefined) {
+          // Its operation is over (deadline, disconnect): drop it without taking a slot.
+          waiter.reject(reason);
+          break;
+        }
         this.active++;
         lane.inFlight++;
         waiter.start();
-        started = true;
         break;
       }
-      if (!started) return;
+      if (!progressed) return;
     }
   }
 
@@ -70,18 +91,32 @@ export class Lane {
   inFlight = 0;
   readonly queue: Waiter[] = [];
 
-  constructor(private readonly scheduler: FairScheduler, readonly maxInFlight: number) {}
+  constructor(private readonly scheduler: FairScheduler, readonly maxInFlight: number, private readonly options: LaneOptions = {}) {}
 
-  /** Runs `task` once a slot is free; a call still waiting when `signal` aborts is dropped. */
+  /** @internal Why a call of this lane must not start now, or undefined. */
+  expiredReason(): unknown {
+    const reason = this.options.expired?.();
+    return reason === null ? undefined : reason;
+  }
+
+  /**
+   * Runs `task` once a slot is free. A call still waiting when `signal` aborts is dropped, and so
+   * is one whose lane has expired by the time its turn comes.
+   */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
+      const expired = this.expiredReason();
+      if (expired !== undefined) return reject(expired);
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
           task().then(resolve, reject).finally(() => this.scheduler.release(this));
         },
-        reject,
+        reject: (reason) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(reason);
+        },
       };
       const onAbort = () => {
         const index = this.queue.indexOf(waiter);

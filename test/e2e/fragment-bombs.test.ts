@@ -30,8 +30,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
+  // A frozen event loop cannot run the SIGTERM handler: never leave such a process behind.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
 });
 
 /** CPU seconds the gateway process has used (user + system). */

@@ -86,6 +86,24 @@ describe('deadlines and disconnects', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1000);
   });
 
+  it('holds the default 30 s deadline: the answer comes by then with UPSTREAM_TIMEOUT, and nothing is sent upstream after it', async () => {
+    // Default settings: 10 s per attempt, retried (a GET) until the 30 s operation deadline.
+    h = await startHarness();
+    h.simulator.configure({ hang: true });
+    const startedAt = performance.timeOrigin + performance.now();
+    const started = performance.now();
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    const elapsed = performance.now() - started;
+    expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
+    expect(elapsed).toBeGreaterThanOrEqual(29_000);
+    expect(elapsed).toBeLessThanOrEqual(33_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
+    // The attempts at about 0, 10 and 20 s; none once the deadline has passed.
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...starts)).toBeLessThan(30_000);
+  }, 45_000);
+
   it('leaves no upstream call running when the client disconnects', async () => {
     h = await startHarness();
     h.simulator.configure({ latencyMs: 5000 });

@@ -55,3 +55,23 @@ describe('FairScheduler', () => {
     expect(scheduler.inFlight).toBe(0);
   });
 });
+
+describe('FairScheduler lane expiry', () => {
+  it('does not start a queued call whose lane expired while it waited (e.g. the operation deadline)', async () => {
+    const scheduler = new FairScheduler(1);
+    let deadlinePassed = false;
+    const lane = scheduler.lane(1, { expired: () => (deadlinePassed ? new Error('deadline') : undefined) });
+    let ran = 0;
+    const first = lane.run(async () => { await tick(); deadlinePassed = true; ran++; return 1; });
+    const second = lane.run(async () => { ran++; return 2; });
+    expect(await first).toBe(1);
+    await expect(second).rejects.toThrow('deadline');
+    expect(ran).toBe(1);
+    // An expired lane takes no slot: another lane still runs.
+    expect(await scheduler.lane(1).run(async () => 3)).toBe(3);
+    await tick(); // the slot is released just after the task settles
+    expect(scheduler.inFlight).toBe(0);
+    // A call queued after expiry is refused at once.
+    await expect(lane.run(async () => 4)).rejects.toThrow('deadline');
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * Admission control and load shedding, over HTTP against the simulator as a real server:
+ * overload is answered at once with 503 + Retry-After + OVERLOADED, never after the operation
+ * deadline; /healthz and `{ __typename }` stay fast; a heavy caller does not starve a light one.
+ */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** One search, then a detail (for status) and the applications per resource: 17 calls, two rounds. */
+const NESTED = '{ tenant(id: "client_1") { resources(first: 8) { nodes { __typename id hostName status applications { name } } } } }';
+/** One upstream call. */
+const CHEAP = '{ tenant(id: "client_1") { resourceTypes { name } } }';
+
+interface Answer { status: number; ms: number; retryAfter: string | null; codes: string[]; data: boolean }
+
+async function post(url: string, query: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }), signal });
+  const body = (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+  return {
+    status: response.status,
+    ms: performance.now() - started,
+    retryAfter: response.headers.get('retry-after'),
+    codes: (body.errors ?? []).map((e) => String(e.extensions?.code)),
+    data: body.data != null && !body.errors,
+  };
+}
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('admission control at default settings', () => {
+  it('answers an open-loop overload of a slow upstream within the deadline, sheds the excess at once, keeps /healthz fast and memory bounded', async () => {
+    h = await startHarness({ simulator: { latencyMs: 2000 }, env: { LOG_LEVEL: 'info' } });
+    const deadlineMs = h.config.operationTimeoutMs;
+    expect(deadlineMs).toBe(30_000);
+    const base = h.url.replace(/\/graphql$/, '');
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+
+    // Probes: /healthz and an operation with no upstream work, each on its own loop.
+    const healthz: number[] = [];
+    const typename: number[] = [];
+    let probing = true;
+    const probe = async (samples: number[], call: () => Promise<unknown>) => {
+      while (probing) {
+        const started = performance.now();
+        await call();
+        samples.push(performance.now() - started);
+        await sleep(50);
+      }
+    };
+    const probes = Promise.all([
+      probe(healthz, async () => expect((await fetch(`${base}/healthz`)).status).toBe(200)),
+      probe(typename, async () => expect((await post(h!.url, '{ __typename }')).data).toBe(true)),
+    ]);
+
+    // Open loop: 10 operations per second for 10 s whatever the answers (capacity is about 1/s:
+    // 4 operations of 16 slots for one caller, 4 s each).
+    const answers: Promise<Answer>[] = [];
+    const arrivals = setInterval(() => {
+      answers.push(post(h!.url, NESTED));
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }, 100);
+    await sleep(10_000);
+    clearInterval(arrivals);
+    const all = await Promise.race([Promise.all(answers), sleep(deadlineMs * 1.1).then(() => null)]);
+    probing = false;
+    await probes;
+    expect(all, 'every request answered').not.toBeNull();
+    const results = all!;
+
+    const ok = results.filter((a) => a.status === 200 && a.data);
+    const shed = results.filter((a) => a.status === 503);
+    gc();
+    const heapAfter = process.memoryUsage().heapUsed;
+    const mib = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
+    console.log(JSON.stringify({
+      requests: results.length, ok: ok.length, shed: shed.length, shedShare: Math.round((shed.length / results.length) * 100) / 100,
+      maxAnswerMs: Math.round(Math.max(...results.map((a) => a.ms))), maxShedMs: Math.round(Math.max(...shed.map((a) => a.ms))),
+      healthzP99: Math.round(p99(healthz) * 10) / 10, typenameP99: Math.round(p99(typename) * 10) / 10, probes: healthz.length,
+      heapBeforeMiB: mib(heapBefore), heapPeakMiB: mib(heapPeak), heapAfterMiB: mib(heapAfter),
+    }));
+    const timedOut = results.filter((a) => a.codes.includes('UPSTREAM_TIMEOUT'));
+    for (const a of results) {
+      expect(a.ms).toBeLessThan(deadlineMs * 1.1);
+      expect(a.status === 200 && a.data || a.status === 503 || a.codes.includes('UPSTREAM_TIMEOUT'), JSON.stringify(a)).toBe(true);
+    }
+    for (const a of shed) {
+      expect(a.codes).toEqual(['OVERLOADED']);
+      expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+      // Shed when the wait bound is reached (5 s), never later.
+      expect(a.ms).toBeLessThan(h.config.maxAdmissionWaitMs + 1_000);
+    }
+    // What is admitted finishes: the upstream is never handed more than it can do by the deadline.
+    expect(timedOut).toHaveLength(0);
+    expect(ok.length).toBeGreaterThanOrEqual(8);
+    expect(shed.length).toBeGreaterThan(0);
+    expect(p99(healthz)).toBeLessThan(100);
+    expect(p99(typename)).toBeLessThan(100);
+
+    expect(heapPeak - heapBefore).toBeLessThan(150 * 2 ** 20);
+    expect(heapAfter - heapBefore).toBeLessThan(20 * 2 ** 20);
+  }, 60_000);
+
+  it('admits a light caller promptly while a heavy caller floods the gateway with expensive operations', async () => {
+    h = await startHarness({ simulator: { latencyMs: 300 } });
+    // 40 concurrent operations of 41 estimated calls (16 slots each) from one caller.
+    const heavyQuery = '{ tenant(id: "client_1") { resources(first: 20) { nodes { __typename id applications { name } } } } }';
+    const heavy = Array.from({ length: 40 }, () => post(h!.url, heavyQuery, { authorization: 'Bearer heavy-caller' }));
+    await sleep(100);
+    const light: Answer[] = [];
+    for (let i = 0; i < 8; i++) light.push(await post(h.url, CHEAP, { authorization: 'Bearer light-caller' }));
+    const heavyAnswers = await Promise.all(heavy);
+    for (const a of light) {
+      expect(a.data, JSON.stringify(a)).toBe(true);
+      // One upstream call of 300 ms, plus at most one more for a free upstream slot.
+      expect(a.ms).toBeLessThan(1_000);
+    }
+    // The heavy caller was indeed over its share: some of its operations waited or were shed.
+    expect(heavyAnswers.some((a) => a.status === 503 || a.ms > 2_000)).toBe(true);
+    console.log(JSON.stringify({ lightMaxMs: Math.round(Math.max(...light.map((a) => a.ms))), heavyOk: heavyAnswers.filter((a) => a.data).length, heavyShed: heavyAnswers.filter((a) => a.status === 503).length }));
+  }, 40_000);
+});
+
+describe('admission control settings', () => {
+  it('sheds at once when the queue is full, and a client that gives up while waiting frees its place', async () => {
+    h = await startHarness({
+      simulator: { latencyMs: 1500 },
+      env: { ADMISSION_CAPACITY: '16', ADMISSION_CAPACITY_PER_CALLER: '16', MAX_ADMISSION_QUEUE: '2', MAX_ADMISSION_WAIT_MS: '8000' },
+    });
+    const running = post(h.url, NESTED); // takes all 16 slots for about 4.5 s (three rounds of 1.5 s)
+    await sleep(200);
+    const gone = new AbortController();
+    const abandoned = [post(h.url, CHEAP, {}, gone.signal), post(h.url, CHEAP, {}, gone.signal)].map((p) => p.catch(() => null));
+    await sleep(200);
+    // The queue is full: shed at once.
+    const full = await post(h.url, CHEAP);
+    expect(full.status).toBe(503);
+    expect(full.codes).toEqual(['OVERLOADED']);
+    expect(full.retryAfter).toBe('8');
+    expect(full.ms).toBeLessThan(300);
+    // The two waiting clients go away: their places are free again, so the next two wait and are served.
+    gone.abort();
+    await Promise.all(abandoned);
+    await sleep(100);
+    const next = await Promise.all([post(h.url, CHEAP), post(h.url, CHEAP)]);
+    expect((await running).data).toBe(true);
+    for (const a of next) expect(a.data, JSON.stringify(a)).toBe(true);
+    // Operations without upstream work never wait.
+    expect((await post(h.url, '{ __typename }')).data).toBe(true);
+  }, 30_000);
+});

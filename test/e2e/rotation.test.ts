@@ -1,0 +1,221 @@
+/**
+ * Clean rotation: SIGTERM sent to the `npm start` process (as a process manager sends it) drains
+ * the gateway: /readyz fails at once, new connections are refused, responses say Connection: close,
+ * in-flight requests finish, the exit code says whether the drain completed, and nothing is left
+ * running or listening. Also: no caller input echoed in error extensions.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Agent, Client, request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/app.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function npmStart(env: Record<string, string>) {
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<URL>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
+      if (m) { clearInterval(timer); resolve(new URL(m[1]!)); }
+    }, 20);
+    void exited.then(() => { clearInterval(timer); reject(new Error(`exited: ${stderr}`)); });
+  });
+  ready.catch(() => undefined); // awaited only by tests that expect start-up to succeed
+  started.add(child.pid!);
+  void ready.then(() => { for (const pid of descendants(child.pid!)) started.add(pid); }, () => undefined);
+  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+}
+
+/** Every process below `pid` (npm -> [sh ->] node), read from /proc. */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const children = (p: number) => {
+    const file = `/proc/${p}/task/${p}/children`;
+    return existsSync(file) ? readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+  };
+  for (const c of children(pid)) out.push(c, ...descendants(c));
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie is dead, only not yet reaped.
+  return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+}
+
+function connectOutcome(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve('connected'); });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+/** Processes the tests started: whatever a failed test leaves running is killed. */
+const started = new Set<number>();
+afterEach(() => {
+  for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  started.clear();
+});
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, latencyMs: 800 });
+});
+afterAll(() => sim.close());
+
+/** Search, then the applications of 3 resources: two upstream rounds of 800 ms. */
+const QUERY = '{ tenant(id: "client_1") { resources(first: 3) { nodes { id hostName applications { name } } } } }';
+
+describe('SIGTERM to npm start', () => {
+  it('drains 20 clients of load: /readyz 503 at once, Connection: close, no in-flight request fails, exit 0, nothing left', async () => {
+    const p = npmStart({ INVENTORY_API_URL: sim.url });
+    const url = await p.ready;
+    const port = Number(url.port);
+    const tree = descendants(p.child.pid!);
+    const ps = execFileSync('ps', ['-o', 'pid=,args=', '-p', [p.child.pid!, ...tree].join(',')], { encoding: 'utf8' });
+    // The gateway is a node process below npm (npm -> node with "exec"; a shell in between would not pass the signal on).
+    expect(ps).toMatch(/node --import tsx src\/server\/main\.ts/);
+
+    // A health checker holding a keep-alive connection.
+    const checker = new Client(url.origin, { keepAliveTimeout: 30_000 });
+    expect((await checker.request({ path: '/readyz', method: 'GET' }).then(async (r) => (await r.body.dump(), r.statusCode)))).toBe(200);
+
+    const agent = new Agent({ connections: 20, keepAliveTimeout: 30_000 });
+    let stop = false;
+    let sigtermAt = Infinity;
+    const requests: { startedAt: number; endedAt?: number; ok?: boolean; connection?: string; error?: string }[] = [];
+    const loop = async () => {
+      while (!stop) {
+        const r: (typeof requests)[number] = { startedAt: performance.now() };
+        requests.push(r);
+        try {
+          const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+          const body = (await res.body.json()) as { data?: { tenant: { resources: { nodes: unknown[] } } }; errors?: unknown };
+          r.ok = res.statusCode === 200 && !body.errors && body.data?.tenant.resources.nodes.length === 3;
+          r.connection = String(res.headers.connection ?? '');
+        } catch (error) {
+          r.ok = false;
+          r.error = String(error);
+        }
+        r.endedAt = performance.now();
+      }
+    };
+    const clients = Array.from({ length: 20 }, loop);
+    await sleep(2_500);
+    // The load generator stops issuing before the signal, so that every request counted as
+    // in flight was sent before SIGTERM (a request written at the instant a connection closes
+    // is a race no server can win).
+    stop = true;
+    await sleep(20);
+    const inFlight = requests.filter((r) => r.endedAt === undefined).length;
+    p.child.kill('SIGTERM'); // to npm, as a process manager does
+    sigtermAt = performance.now();
+
+    await sleep(50);
+    const ready = await checker.request({ path: '/readyz', method: 'GET' });
+    await ready.body.dump();
+    const readyMs = performance.now() - sigtermAt;
+    expect(ready.statusCode).toBe(503);
+    expect(ready.headers.connection).toBe('close');
+    expect(await connectOutcome(port)).toBe('ECONNREFUSED');
+
+    await Promise.all(clients);
+    const failed = requests.filter((r) => !r.ok);
+    expect(failed, JSON.stringify(failed.slice(0, 3))).toHaveLength(0);
+    expect(inFlight).toBeGreaterThanOrEqual(15);
+    const drainedAfter = requests.filter((r) => r.endedAt! > sigtermAt);
+    expect(drainedAfter.length).toBeGreaterThanOrEqual(15);
+    for (const r of drainedAfter) expect(r.connection).toBe('close');
+
+    expect(await p.exited).toBe(0);
+    const exitMs = performance.now() - sigtermAt;
+    expect(p.output().stdout).toMatch(/"msg":"drained"/);
+    for (const pid of [p.child.pid!, ...tree]) expect(alive(pid), `pid ${pid}`).toBe(false);
+    expect(await connectOutcome(port)).toBe('ECONNREFUSED');
+    console.log(JSON.stringify({ requests: requests.length, inFlightAtSigterm: inFlight, finishedAfterSigterm: drainedAfter.length, readyzMs: Math.round(readyMs), exitMs: Math.round(exitMs) }));
+    await checker.close();
+    await agent.close();
+  }, 40_000);
+
+  it('exits non-zero when the grace period cuts a request', async () => {
+    const hanging = await startSimulator({ port: 0, hang: true });
+    try {
+      const p = npmStart({ INVENTORY_API_URL: hanging.url, OPERATION_TIMEOUT_MS: '1500', SHUTDOWN_GRACE_MS: '1500' });
+      const url = await p.ready;
+      // An operation on a hanging upstream: ends at its deadline, inside the grace period.
+      const operation = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) })
+        .then(async (r) => (await r.json()) as { errors?: { extensions?: { code?: string } }[] });
+      // A request whose body never finishes arriving: only the grace period ends it.
+      const slow = net.connect(Number(url.port), '127.0.0.1');
+      const slowClosed = new Promise<void>((resolve) => slow.on('close', () => resolve()));
+      slow.on('error', () => undefined);
+      slow.write(`POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`);
+      await sleep(300);
+      p.child.kill('SIGTERM');
+      const started = performance.now();
+      const answer = await operation;
+      expect(answer.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
+      const code = await p.exited;
+      const exitMs = performance.now() - started;
+      await slowClosed;
+      expect(code).not.toBe(0);
+      expect(exitMs).toBeGreaterThanOrEqual(1_400);
+      expect(exitMs).toBeLessThan(5_000);
+      expect(p.output().stdout + p.output().stderr).toMatch(/grace period over: cutting in-flight requests.*"cut":1/);
+    } finally {
+      await hanging.close();
+    }
+  }, 30_000);
+
+  it('refuses a grace period shorter than the operation deadline at start-up', async () => {
+    const p = npmStart({ INVENTORY_API_URL: sim.url, SHUTDOWN_GRACE_MS: '1000' });
+    expect(await p.exited).not.toBe(0);
+    expect(p.output().stderr).toMatch(/^Invalid setting: SHUTDOWN_GRACE_MS \(1000\) must be at least OPERATION_TIMEOUT_MS \(30000\)$/m);
+  }, 20_000);
+});
+
+describe('no echo of caller input in error extensions', () => {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it.each([
+    ['JSON cut short', '{"query": "{ __typename } ECHO_MARKER_1", "x": 12'],
+    ['not JSON at all', 'ECHO_MARKER_1 <script>alert(1)</script>'],
+    ['a batch cut short', '[{"query": "{ __typename }"}, {"query": "ECHO_MARKER_1'],
+    ['wrong types', '{"query": 12, "variables": "ECHO_MARKER_1", "extensions": "ECHO_MARKER_1"}'],
+  ])('%s', async (_name, body) => {
+    h ??= await startHarness();
+    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(response.status).toBe(400);
+    const result = (await response.json()) as { errors: { message: string; extensions?: Record<string, unknown> }[] };
+    expect(result.errors.length).toBeGreaterThan(0);
+    for (const error of result.errors) {
+      expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(Object.keys(error.extensions ?? {})).toEqual(['code']);
+      expect(JSON.stringify(error.extensions)).not.toContain('ECHO_MARKER');
+      expect(error.message).not.toContain('ECHO_MARKER');
+    }
+  });
+});

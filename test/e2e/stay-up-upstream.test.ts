@@ -1,0 +1,336 @@
+/**
+ * Staying up when the upstream does not: retries under a process-wide budget, a circuit breaker
+ * that stops hammering a dead upstream, and an operation deadline that holds (also across a GC).
+ * Real parts only: the simulator over loopback HTTP, a TCP proxy in front of it that can refuse
+ * connections, and the gateway over HTTP.
+ */
+import net from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type GraphQLResponse, type Harness } from '../support/harness.js';
+
+let h: Harness | undefined;
+let proxy: SwitchableProxy | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  await proxy?.close();
+  proxy = undefined;
+});
+
+const WINDOW = 'from: "2026-10-31T00:00:00Z", to: "2026-11-01T00:00:00Z"';
+/** A page of 20 with applications and availability: 1 search + 20 + 20 = 41 upstream calls. */
+const PAGE_20 = `{ tenant(id: "client_1") { resources(first: 20) { nodes { id hostName applications { name } availability(${WINDOW}) { downtimeSeconds } } } } }`;
+/** The same with 5 resources: 11 calls. */
+const PAGE_5 = PAGE_20.replace('first: 20', 'first: 5');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `count` jobs, at most `concurrency` at a time. */
+async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await job(i);
+    }
+  }));
+  return results;
+}
+
+/** Distinct callers, as distinct clients would be (the upstream auth mode is none: not forwarded). */
+const caller = (i: number) => ({ authorization: `Bearer stay-up-client-${i}` });
+
+const codes = (res: GraphQLResponse) => new Set((res.errors ?? []).map((e) => e.extensions?.code));
+
+/**
+ * A TCP proxy in front of the simulator that counts connection attempts and can be switched to
+ * reset every connection (the upstream is down: nothing answers HTTP).
+ */
+class SwitchableProxy {
+  readonly accepted: number[] = [];
+  private mode: 'forward' | 'reset' = 'forward';
+  private target = 0;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((socket) => {
+    this.accepted.push(performance.now());
+    if (this.mode === 'reset') {
+      socket.on('error', () => {});
+      socket.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(this.target, '127.0.0.1');
+    for (const s of [socket, upstream]) {
+      this.sockets.add(s);
+      s.on('error', () => { socket.destroy(); upstream.destroy(); });
+      s.on('close', () => { this.sockets.delete(s); socket.destroy(); upstream.destroy(); });
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+
+  async listen(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}`;
+  }
+
+  forwardTo(url: string): void {
+    this.target = Number(new URL(url).port);
+  }
+
+  switch(mode: 'forward' | 'reset'): void {
+    this.mode = mode;
+    if (mode === 'reset') for (const s of this.sockets) s.resetAndDestroy();
+  }
+
+  connectionsBetween(from: number, to: number): number {
+    return this.accepted.filter((t) => t >= from && t < to).length;
+  }
+
+  close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+describe('retries under a budget', () => {
+  it('answers 200 nested 20-resource pages completely at default settings while 30% of upstream GETs fail, with at most 1.5x the fault-free calls', async () => {
+    h = await startHarness();
+    const expected = await h.query(PAGE_20);
+    expect(expected.errors).toBeUndefined();
+    const faultFreeCalls = h.simulator.stats().totalCalls;
+    expect(faultFreeCalls).toBe(41);
+
+    h.simulator.configure({ failureRate: 0.3, failureKinds: ['503', 'drop'] });
+    h.simulator.resetStats();
+    const results = await pool(200, 10, (i) => h!.query(PAGE_20, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
+    const stats = h.simulator.stats();
+    const incomplete = results.filter((res) => res.errors !== undefined || JSON.stringify(res.data) !== JSON.stringify(expected.data));
+    expect(incomplete.map((res) => res.errors?.[0])).toEqual([]);
+    expect(stats.faults['503']).toBeGreaterThan(0);
+    expect(stats.faults.drop).toBeGreaterThan(0);
+    const ratio = stats.totalCalls / (200 * faultFreeCalls);
+    console.info(`30% faults: ${stats.totalCalls} upstream calls for 200 pages = ${ratio.toFixed(3)}x the fault-free ${200 * faultFreeCalls}; faults ${JSON.stringify(stats.faults)}`);
+    expect(ratio).toBeLessThanOrEqual(1.5);
+    // The retries the gateway reports are exactly the injected faults.
+    const retries = results.reduce((sum, res) => sum + (res.extensions?.upstream as { retries: number }).retries, 0);
+    expect(retries).toBe(stats.faults['503'] + stats.faults.drop);
+    expect(h.client.breakerState).toBe('closed');
+  }, 60_000);
+
+  it('caps the extra load at the retry budget when faults are beyond what retries should absorb', async () => {
+    // About the budget alone: the breaker is off so that the 60% fault rate cannot trip it.
+    h = await startHarness({ env: { UPSTREAM_BREAKER_FAILURES: '0', LOG_LEVEL: 'info' } });
+    h.simulator.configure({ failureRate: 0.6, failureKinds: ['503', 'drop'] });
+    h.simulator.resetStats();
+    const started = performance.now();
+    const results = await pool(100, 10, (i) => h!.query(PAGE_5, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
+    const seconds = (performance.now() - started) / 1000;
+    const total = h.simulator.stats().totalCalls;
+    const retries = results.reduce((sum, res) => sum + (res.extensions?.upstream as { retries: number }).retries, 0);
+    const first = total - retries;
+    console.info(`60% faults: ${first} first attempts, ${retries} retries (${(retries / first).toFixed(2)} per first attempt) in ${seconds.toFixed(1)} s`);
+    // Unbounded retries would add p/(1-p) = 1.5 retries per first attempt; the budget allows
+    // 50% of the first attempts plus 10 per second (counted over a 10 s window).
+    expect(retries).toBeLessThanOrEqual(0.5 * first + 10 * Math.max(10, seconds + 10));
+    expect(retries / first).toBeLessThan(1);
+    // What could not be retried still answers, field by field.
+    expect(results.every((res) => res.data?.tenant !== undefined)).toBe(true);
+  }, 60_000);
+});
+
+describe('circuit breaker', () => {
+  it('during a total outage under 20 clients answers at once, probes the upstream a few times per second, logs a handful of lines, and recovers within 5 s', async () => {
+    proxy = new SwitchableProxy();
+    const proxyUrl = await proxy.listen();
+    // Default settings; LOG_LEVEL at its default (info) for the log volume.
+    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info' } });
+    proxy.forwardTo(h.simulator.url);
+    const expected = await h.query(PAGE_5);
+    expect(expected.errors).toBeUndefined();
+
+    interface Answer { start: number; end: number; complete: boolean; codes: Set<unknown> }
+    const answers: Answer[] = [];
+    const testStart = performance.now();
+    let stop = false;
+    const clients = Array.from({ length: 20 }, async (_, client) => {
+      // Bounded in count and in time.
+      for (let i = 0; i < 2_000 && !stop && performance.now() - testStart < 30_000; i++) {
+        const start = performance.now();
+        const res = await h!.query(PAGE_5, undefined, caller(client));
+        answers.push({ start, end: performance.now(), complete: res.errors === undefined && JSON.stringify(res.data) === JSON.stringify(expected.data), codes: codes(res) });
+        // Think time: the 20 clients share this process (and its one thread) with the gateway.
+        await sleep(200);
+      }
+    });
+    try {
+      while (answers.length < 20 && performance.now() - testStart < 10_000) await sleep(10);
+      expect(answers.length).toBeGreaterThanOrEqual(20);
+      expect(answers.every((a) => a.complete)).toBe(true);
+
+      // The upstream goes away.
+      const logsBefore = h.logs.length;
+      const outage = performance.now();
+      proxy.switch('reset');
+      while (h.client.breakerState === 'closed' && performance.now() - outage < 10_000) await sleep(5);
+      const opened = performance.now();
+      expect(h.client.breakerState).not.toBe('closed');
+      console.info(`breaker opened ${(opened - outage).toFixed(0)} ms after the outage began, after ${proxy.connectionsBetween(outage, opened)} connection attempts`);
+
+      // Three seconds of outage with the breaker open.
+      await sleep(3_000);
+      const recovered = performance.now();
+      const during = answers.filter((a) => a.start >= opened && a.end <= recovered);
+      expect(during.length).toBeGreaterThan(50);
+      const slowest = Math.max(...during.map((a) => a.end - a.start));
+      const sorted = during.map((a) => a.end - a.start).sort((a, b) => a - b);
+      const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
+      console.info(`during the outage: ${during.length} answers, p99 ${p99.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
+      expect(during.every((a) => !a.complete && a.codes.has('UPSTREAM_UNAVAILABLE'))).toBe(true);
+      expect(p99).toBeLessThan(100);
+      expect(slowest).toBeLessThan(250);
+      // Calls sent just before it opened still end (at most UPSTREAM_MAX_IN_FLIGHT of them, within
+      // a few ms here); from then on only the probes reach the upstream, one per cool-down.
+      const tail = proxy.connectionsBetween(opened, opened + 250);
+      const perSecond = [0, 1].map((s) => proxy!.connectionsBetween(opened + 250 + s * 1_000, opened + 250 + (s + 1) * 1_000));
+      console.info(`connection attempts with the breaker open: ${tail} in its first 250 ms (calls sent before it opened), then ${perSecond.join(', ')} per second`);
+      expect(tail).toBeLessThanOrEqual(64);
+      expect(Math.max(...perSecond)).toBeLessThanOrEqual(3);
+
+      // The upstream comes back.
+      proxy.switch('forward');
+      while (!answers.some((a) => a.complete && a.start >= recovered) && performance.now() - recovered < 10_000) await sleep(10);
+      const firstComplete = Math.min(...answers.filter((a) => a.complete && a.start >= recovered).map((a) => a.end));
+      console.info(`first complete answer ${(firstComplete - recovered).toFixed(0)} ms after the upstream returned`);
+      expect(firstComplete - recovered).toBeLessThan(5_000);
+      expect(h.client.breakerState).toBe('closed');
+
+      // Log volume: the state changes (and at most a summary line), not a line per failed call.
+      const lines = h.logs.slice(logsBefore);
+      console.info(`log lines during the outage and recovery:\n${lines.join('\n')}`);
+      expect(lines.length).toBeLessThanOrEqual(5);
+      expect(lines.filter((l) => l.includes('circuit breaker opened'))).toHaveLength(1);
+      expect(lines.filter((l) => l.includes('circuit breaker closed'))).toHaveLength(1);
+      expect(lines.join('\n')).not.toContain('127.0.0.1');
+    } finally {
+      stop = true;
+      await Promise.all(clients);
+    }
+  }, 60_000);
+
+  it('makes /readyz fail while the breaker is open, and pass again once the upstream answers', async () => {
+    proxy = new SwitchableProxy();
+    const proxyUrl = await proxy.listen();
+    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info' } });
+    proxy.forwardTo(h.simulator.url);
+    const readyz = () => fetch(h!.url.replace('/graphql', '/readyz')).then((r) => r.status);
+    expect(await readyz()).toBe(200);
+    proxy.switch('reset');
+    // A few operations whose calls fail with their retries open it.
+    for (let i = 0; i < 5 && h.client.breakerState === 'closed'; i++) await Promise.all([0, 1, 2, 3, 4].map((c) => h!.query(PAGE_5, undefined, caller(c))));
+    expect(h.client.breakerState).toBe('open');
+    const attempts = proxy.accepted.length;
+    const started = performance.now();
+    expect(await readyz()).toBe(503);
+    expect(performance.now() - started).toBeLessThan(100);
+    // Refused at once: no connection was attempted.
+    expect(proxy.accepted.length).toBe(attempts);
+    proxy.switch('forward');
+    // With no GraphQL traffic at all, readiness itself probes after the cool-down.
+    let status = 503;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      await sleep(100);
+      status = await readyz();
+    }
+    expect(status).toBe(200);
+    expect(h.client.breakerState).toBe('closed');
+  });
+});
+
+describe('the operation deadline', () => {
+  const gcFunction = (): (() => void) => {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc') as () => void;
+  };
+
+  /**
+   * Collects garbage 4 times, every 300 ms (a full GC takes 50-150 ms on a busy 2-core machine:
+   * the last one ends well before a 2 s deadline, so the pauses do not blur the timing).
+   */
+  function collectGarbageMeanwhile(gc: () => void): () => void {
+    let calls = 0;
+    const timer = setInterval(() => {
+      gc();
+      if (++calls === 4) clearInterval(timer);
+    }, 300);
+    return () => clearInterval(timer);
+  }
+
+  it.each([
+    { forceGc: false, title: 'holds for calls queued in the operation: the answer within the deadline +10 percent, UPSTREAM_TIMEOUT for what waits, nothing sent after it' },
+    { forceGc: true, title: 'holds the same when garbage is collected mid-operation' },
+  ])('$title', async ({ forceGc }) => {
+    // 11 calls one at a time at 700 ms each would take 7.7 s; the deadline is 2 s.
+    h = await startHarness({ env: { OPERATION_TIMEOUT_MS: '2000', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '1' } });
+    expect((await h.query('{ tenant(id: "client_1") { id } }')).errors).toBeUndefined(); // warm-up, no upstream call
+    h.simulator.configure({ latencyMs: 700 });
+    h.simulator.resetStats();
+    const stopGc = forceGc ? collectGarbageMeanwhile(gcFunction()) : () => {};
+    const startedAt = performance.timeOrigin + performance.now();
+    const started = performance.now();
+    let res: GraphQLResponse<any>;
+    try {
+      res = await h.query(PAGE_5);
+    } finally {
+      stopGc();
+    }
+    const elapsed = performance.now() - started;
+    console.info(`deadline 2000 ms (gc: ${forceGc}): answered after ${elapsed.toFixed(0)} ms`);
+    expect(elapsed).toBeLessThanOrEqual(2_200);
+    expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
+    expect(res.errors!.length).toBeGreaterThanOrEqual(8);
+    expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
+    // Let anything that would still leave reach the simulator, then look.
+    await sleep(300);
+    const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
+    console.info(`upstream requests started at ${starts.join(', ')} ms`);
+    // The search at 0, then one nested call at 700 and one at 1400 (later on a loaded machine);
+    // the next would start after 2000: it must not.
+    expect(starts.length).toBeGreaterThanOrEqual(2);
+    expect(starts.length).toBeLessThanOrEqual(3);
+    expect(Math.max(...starts)).toBeLessThan(2_000);
+  });
+
+  it('answers at the deadline although its calls wait behind another operation\'s call, also when garbage is collected meanwhile', async () => {
+    // One upstream slot for the process: operation B's calls queue behind operation C's search,
+    // which the upstream never answers. Only the deadline timer can answer B in time.
+    h = await startHarness({ env: { OPERATION_TIMEOUT_MS: '2000', UPSTREAM_MAX_IN_FLIGHT: '1', ADMISSION_CAPACITY: '100', ADMISSION_CAPACITY_PER_CALLER: '100' } });
+    expect((await h.query('{ tenant(id: "client_1") { id } }')).errors).toBeUndefined(); // warm-up, no upstream call
+    h.simulator.configure({ latencyMs: 1_000 });
+    h.simulator.resetStats();
+    const stopGc = collectGarbageMeanwhile(gcFunction());
+    try {
+      const startedAt = performance.timeOrigin + performance.now();
+      const started = performance.now();
+      const b = h.query(PAGE_5, undefined, caller(1)).then((res) => ({ res, elapsed: performance.now() - started }));
+      await sleep(500);
+      const c = h.query('{ tenant(id: "client_1") { resourceTypes { name } } }', undefined, caller(2));
+      // B's search ends at 1000 and C's call takes the slot; from then on the upstream hangs.
+      while (h.simulator.stats().totalCalls < 2 && performance.now() - started < 1_900) await sleep(5);
+      h.simulator.configure({ hang: true });
+      const { res, elapsed } = await b;
+      console.info(`operation queued behind another's call: answered after ${elapsed.toFixed(0)} ms (deadline 2000 ms)`);
+      expect(elapsed).toBeLessThanOrEqual(2_200);
+      expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
+      expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
+      expect((await c).errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
+      await sleep(200);
+      const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
+      expect(starts).toHaveLength(2);
+      expect(Math.max(...starts)).toBeLessThan(2_000);
+    } finally {
+      stopGc();
+    }
+  });
+});
