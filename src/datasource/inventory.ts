@@ -22,6 +22,7 @@ import type { InventorySession } from '../upstream/client.js';
 import { badUserInput, gatewayError, unexpectedShape, UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
 import { decommissionedQueryString, joinPairs, resourceQueryString, type DecommissionedResourceFilter, type ResourceFilter } from '../upstream/query-string.js';
 import type { OperationStats } from '../upstream/stats.js';
+import type { NodeKey } from '../schema/global-id.js';
 
 export interface TenantShape { id: string }
 
@@ -60,6 +61,7 @@ export class InventoryDataSource {
   /** Detail reads that have settled, so a field can look at one without making a call. */
   private readonly details = new Map<string, ResourceView | null>();
   private readonly mismatchLogged = new Set<string>();
+  private readonly typesByTenant = new Map<string, Promise<ResourceType[] | null>>();
 
   constructor(
     private readonly session: InventorySession,
@@ -119,8 +121,8 @@ export class InventoryDataSource {
     const queryString = resourceQueryString(args.filter);
     const limits = this.pageLimits();
     const plan = planWindow(args, limits);
-    const sortName = args.orderBy?.field ?? 'id';
-    const descending = (args.orderBy?.direction ?? 'DESC') === 'DESC';
+    const sortName = args.orderBy?.field ?? 'name';
+    const descending = (args.orderBy?.direction ?? 'ASC') === 'DESC';
     const includeStatus = args.includeStatus === true ? true : undefined;
     return this.list(tenantId, async () => toConnection(await fetchWindow(plan, limits, async ({ pageNo, pageSize }: PageRequest, reverse) => {
       const raw = await this.session.search(tenantId, { pageNo, pageSize, sortName, isDescendingOrder: reverse ? !descending : descending, queryString, includeStatus });
@@ -148,7 +150,8 @@ export class InventoryDataSource {
     }));
     if (raw === null) return null;
     if (!Array.isArray(raw)) throw unexpectedShape('the minimal resource list');
-    return raw.map((r) => toResourceView(tenantId, r, 'minimal')).filter((v): v is ResourceView => v !== null);
+    // The listing comes in no stated order; people expect names A to Z.
+    return raw.map((r) => toResourceView(tenantId, r, 'minimal')).filter((v): v is ResourceView => v !== null).sort(byName);
   }
 
   async decommissionedResources(tenantId: string, args: DecommissionedListArgs): Promise<ConnectionShape<DecommissionedResource> | null> {
@@ -174,11 +177,18 @@ export class InventoryDataSource {
     })));
   }
 
-  async resourceTypes(tenantId: string): Promise<ResourceType[] | null> {
-    const raw = await this.list(tenantId, () => this.session.resourceTypes(tenantId));
-    if (raw === null) return null;
-    if (!Array.isArray(raw)) throw unexpectedShape('the resource types');
-    return toResourceTypes(tenantId, raw);
+  /** Read once per tenant per operation (node lookups of several types share the read). */
+  resourceTypes(tenantId: string): Promise<ResourceType[] | null> {
+    let types = this.typesByTenant.get(tenantId);
+    if (!types) {
+      types = this.list(tenantId, () => this.session.resourceTypes(tenantId)).then((raw) => {
+        if (raw === null) return null;
+        if (!Array.isArray(raw)) throw unexpectedShape('the resource types');
+        return toResourceTypes(tenantId, raw).sort((a, b) => collator.compare(a.path, b.path));
+      });
+      this.typesByTenant.set(tenantId, types);
+    }
+    return types;
   }
 
   // ---- one resource ----------------------------------------------------------------------
@@ -306,6 +316,18 @@ export class InventoryDataSource {
     return { resource: await this.detail(key), userErrors: [] };
   }
 
+  // ---- global ids ------------------------------------------------------------------------------
+
+  /** The object a global id stands for, through the same loaders as every other read. */
+  node(key: NodeKey): Promise<TenantShape | ResourceView | DecommissionedResource | ResourceType | null> | TenantShape {
+    switch (key.kind) {
+      case 'Tenant': return this.tenant(key.tenantId);
+      case 'Resource': return this.resource(key.tenantId, key.id);
+      case 'DecommissionedResource': return this.decommissionedResource(key.tenantId, key.id, false);
+      case 'ResourceType': return this.resourceTypes(key.tenantId).then((types) => types?.find((t) => t.number === key.number) ?? null);
+    }
+  }
+
   // ---- federation references ------------------------------------------------------------------
 
   resourceReference(ref: { tenantId: unknown; id: unknown }): Promise<ResourceView | null> {
@@ -315,6 +337,14 @@ export class InventoryDataSource {
   decommissionedReference(ref: { tenantId: unknown; id: unknown }): Promise<DecommissionedResource | null> {
     return this.decommissionedResource(String(ref.tenantId), String(ref.id), false);
   }
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/** Minimal records by name (then host name), as a person reads a list. */
+function byName(a: ResourceView, b: ResourceView): number {
+  const key = (v: ResourceView) => String(v.record.name ?? v.record.hostName ?? '');
+  return collator.compare(key(a), key(b)) || collator.compare(a.id, b.id);
 }
 
 function pageOrThrow<T>(raw: unknown, map: (item: unknown) => T | null, what: string): Page<T> {

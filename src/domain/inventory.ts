@@ -5,14 +5,14 @@ import {
 } from './resource.js';
 
 export interface InstalledApplication {
-  id: number; name: string; vendor: string | null; version: string | null;
+  number: number; name: string; vendor: string | null; version: string | null;
   readonly installedAt: Date | null; readonly createdAt: Date | null; readonly modifiedAt: Date | null;
 }
 
 /** Dates are read when asked for: a page of applications is mostly shown by name and version. */
 class ApplicationRecord implements InstalledApplication {
   constructor(
-    readonly id: number,
+    readonly number: number,
     readonly name: string,
     readonly vendor: string | null,
     readonly version: string | null,
@@ -190,15 +190,15 @@ export function toAntivirus(tenantId: string, raw: unknown): AntivirusDefinition
   };
 }
 
-export interface ResourceType { tenantId: string; id: number; name: string; path: string; levels: string[] }
+export interface ResourceType { tenantId: string; number: number; name: string; path: string; levels: string[] }
 
 export function toResourceTypes(tenantId: string, raw: unknown): ResourceType[] {
   return mapRecords(raw, (t) => {
-    const id = int32(t.id);
+    const number = int32(t.id);
     const name = str(t.name);
-    if (id === null || name === null) return null;
+    if (number === null || name === null) return null;
     const path = str(t.path) ?? name;
-    return { tenantId, id, name: name.trim(), path, levels: splitList(path, '>>') };
+    return { tenantId, number, name: name.trim(), path, levels: splitList(path, '>>') };
   });
 }
 

@@ -151,9 +151,11 @@ export const RESOURCE_FIELDS = {
   source: text(['source'], ['search', 'general', 'device']),
   agentInstalled: { keys: ['agentInstalled'], read: bool, documented: SEARCH_AND_GENERAL },
   createdAt: date(['createdDate', 'generalInfo.createdTime', 'createdTime'], ['search', 'general', 'device']),
-  updatedAt: { ...date(['updatedDate', 'generalInfo.updatedTime', 'updatedTime'], ['general', 'device']), loads: ['detail'] },
-  location: { keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail'] },
-  tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail'] },
+  // Search hits of the real API carry these too: a lookup of a synthetic check (whose detail lacks
+  // them) reads them from its search record, so every way of reaching a resource agrees.
+  updatedAt: { ...date(['updatedDate', 'generalInfo.updatedTime', 'updatedTime'], ['general', 'device']), loads: ['detail', 'search'] },
+  location: { keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail', 'search'] },
+  tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail', 'search'] },
   consoles: { keys: ['consoles'], read: list, documented: ['search', 'general', 'device', 'synthetic'] },
   make: text(['make', 'generalInfo.make'], SEARCH_AND_GENERAL),
   model: text(['model'], ['search']),

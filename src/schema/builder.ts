@@ -1,8 +1,11 @@
-/** The Pothos builder: context, scalar typing and plugins (federation); types live in ./types. */
+/** The Pothos builder: context, scalar typing and plugins (federation, relay); types live in ./types. */
 import SchemaBuilder from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
+import RelayPlugin from '@pothos/plugin-relay';
 import type { GatewayContext } from '../context.js';
+import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
+import { nodeTypeName } from './node-type.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
@@ -14,7 +17,25 @@ export interface GatewaySchemaTypes {
 }
 
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
-  plugins: [DirectivePlugin, FederationPlugin],
+  plugins: [DirectivePlugin, RelayPlugin, FederationPlugin],
+  relay: {
+    encodeGlobalID: (typename, id) => encodeGlobalId(typename, String(id)),
+    decodeGlobalID: (globalId) => decodeGlobalId(globalId),
+    idFieldOptions: { description: 'Global id: refetch the object with node(id:); the key of normalized client caches.' },
+    nodeTypeOptions: {
+      description: 'An object with a global id: refetch it with `node(id:)`, whatever the tenant. Normalized caches (Relay, Apollo Client, urql) key objects by it.',
+      resolveType: (value, ctx) => nodeTypeName(value, ctx),
+    },
+    nodeQueryOptions: {
+      description: 'The object with this global id, or null when it no longer exists. Costs what a lookup of that object costs (a resource: its detail read).',
+      resolve: (_root, args, ctx) => ctx.inventory.node(nodeKey(args.id.typename, args.id.id)),
+    },
+    nodesQueryOptions: {
+      description: 'The objects with these global ids, in order (null where one no longer exists). Lookups are batched and never repeated for the same object.',
+      resolve: (_root, args, ctx) => args.ids.map((id) => ctx.inventory.node(nodeKey(id.typename, id.id))),
+    },
+    pageInfoTypeOptions: { description: 'Where a page is in the whole list.' },
+  },
 });
 
 export type GatewayTypes = PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>;

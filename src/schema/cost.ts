@@ -165,6 +165,19 @@ class Walker {
     return cost;
   }
 
+  /**
+   * One object looked up by key (node, nodes, _entities): one read, plus what its selection
+   * costs on whichever type it turns out to be. Fields on Node itself count as a resource's.
+   */
+  objectByKey(set: SelectionSetNode | undefined): number {
+    const fields = this.fields(set);
+    const on = (types: (string | null)[]) => ({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => types.includes(f.on)).map((f) => f.field) }) as SelectionSetNode;
+    const resourcePart = this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail');
+    const tenantPart = this.tenant(on(['Tenant']));
+    const historyPart = this.decommissioned(on(['DecommissionedResource']));
+    return 1 + Math.max(resourcePart, tenantPart, historyPart);
+  }
+
   root(operation: OperationDefinitionNode): number {
     let cost = 0;
     for (const { field } of this.fields(operation.selectionSet)) {
@@ -173,13 +186,10 @@ class Walker {
       else if (name === 'updateResource') {
         const resource = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resource');
         cost += 2 + resource.reduce((sum, f) => sum + this.resource(f.field.selectionSet, 'detail'), 0);
-      } else if (name === '_entities') {
-        const representations = this.arg(field, 'representations');
-        const count = Array.isArray(representations) ? representations.length : this.settings.maxPageSize;
-        const fields = this.fields(field.selectionSet);
-        const resourcePart = this.resource({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => f.on && RESOURCE_TYPES.has(f.on)).map((f) => f.field) }, 'detail');
-        const tenantPart = this.tenant({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => f.on === 'Tenant').map((f) => f.field) });
-        cost += count * (1 + Math.max(resourcePart, tenantPart));
+      } else if (name === '_entities' || name === 'nodes' || name === 'node') {
+        const list = name === 'node' ? [null] : this.arg(field, name === 'nodes' ? 'ids' : 'representations');
+        const count = Array.isArray(list) ? list.length : this.settings.maxPageSize;
+        cost += count * this.objectByKey(field.selectionSet);
       }
     }
     return cost;

@@ -7,16 +7,26 @@ import type { GatewayContext } from '../context.js';
 import { InventoryDataSource } from '../datasource/inventory.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
-import type { InventoryClient } from '../upstream/client.js';
+import type { InventoryClient, InventorySession } from '../upstream/client.js';
 import { OperationStats } from '../upstream/stats.js';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { EXAMPLE_OPERATION } from './example-operation.js';
+import { csrfPreventionPlugin } from './csrf.js';
+import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
+import { AdmissionController, admissionPlugin } from './admission.js';
+import { noEchoPlugin } from './no-echo.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
   client: InventoryClient;
   logger: Logger;
+  /** Set by main.ts on SIGTERM: /readyz then answers 503 at once. */
+  lifecycle?: Lifecycle;
+  /** Admission control; one is made from the config when absent. */
+  admission?: AdmissionController;
+}
+
+export interface Lifecycle {
+  readonly draining: boolean;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext>;
@@ -44,36 +54,64 @@ function upstreamStatsPlugin(): Plugin<GatewayContext> {
   };
 }
 
-/** /healthz: the process is up. /readyz: the upstream answers and, with client credentials, a token can be had. */
-function healthPlugin(client: InventoryClient, logger: Logger): Plugin {
+/**
+ * /healthz: the process is up (answered here, before any admission or upstream work).
+ * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
+ */
+const sessions = new WeakMap<Request, InventorySession[]>();
+function sessionsOf(request: Request): InventorySession[] {
+  let list = sessions.get(request);
+  if (!list) sessions.set(request, (list = []));
+  return list;
+}
+
+/**
+ * Once the response is made, the request's upstream sessions end: their deadline timers are
+ * cleared and nothing of theirs still queued is sent. (Streamed responses, when they come,
+ * must end their sessions when the stream ends instead.)
+ */
+function sessionEndPlugin(): Plugin {
+  return {
+    onResponse({ request }) {
+      for (const session of sessions.get(request) ?? []) session.close();
+      sessions.delete(request);
+    },
+  };
+}
+
+function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecycle): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
+      const json = (status: number, body: unknown) =>
+        endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
       if (url.pathname === '/healthz') {
-        endResponse(new fetchAPI.Response(JSON.stringify({ status: 'ok' }), { status: 200, headers: { 'content-type': 'application/json' } }));
+        json(200, { status: 'ok' });
         return;
       }
       if (url.pathname === '/readyz' && request.method === 'GET') {
+        if (lifecycle.draining) return json(503, { status: 'draining' });
         try {
           await client.probe();
-          endResponse(new fetchAPI.Response(JSON.stringify({ status: 'ready' }), { status: 200, headers: { 'content-type': 'application/json' } }));
+          json(lifecycle.draining ? 503 : 200, { status: lifecycle.draining ? 'draining' : 'ready' });
         } catch (error) {
           logger.warn('readiness check failed', { error });
-          endResponse(new fetchAPI.Response(JSON.stringify({ status: 'not ready' }), { status: 503, headers: { 'content-type': 'application/json' } }));
+          json(503, { status: lifecycle.draining ? 'draining' : 'not ready' });
         }
       }
     },
   };
 }
 
-export function createGateway({ config, client, logger }: GatewayOptions): Gateway {
+export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config) }: GatewayOptions): Gateway {
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // No landing page: with GraphiQL on, `GET /` is redirected to it (landingRedirectPlugin).
     landingPage: false,
     // Bundled GraphiQL: works without reaching a CDN.
     renderGraphiQL,
     healthCheckEndpoint: '/health',
-    graphiql: config.graphiql ? { defaultQuery: EXAMPLE_OPERATION, title: 'Inventory GraphQL gateway' } : false,
+    graphiql: config.graphiql ? graphiqlOptions() : false,
     maskedErrors: {
       maskError(error, message) {
         if (!isOwnGraphQLError(error)) logger.error('unexpected error', { error: (error as { originalError?: unknown }).originalError ?? error });
@@ -92,16 +130,24 @@ export function createGateway({ config, client, logger }: GatewayOptions): Gatew
     context: ({ request }) => {
       const stats = new OperationStats();
       const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats });
+      sessionsOf(request).push(session);
       return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger };
     },
     plugins: [
-      healthPlugin(client, logger),
+      ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
+      healthPlugin(client, logger, lifecycle),
+      sessionEndPlugin(),
       bodyLimitPlugin(config.limits.maxBodyBytes),
-      // A GET or a form-encoded POST must carry a header that browsers only send after a CORS preflight.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight'] }),
+      // A cross-site form post must carry a header that browsers only send after a CORS preflight.
+      csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
       operationLimitsPlugin(config),
+      // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
+      admissionPlugin(admission, logger),
       upstreamStatsPlugin(),
+      noEchoPlugin(),
+      // Last: it compresses the final response.
+      compressionPlugin(),
     ],
   });
 }

@@ -1,6 +1,7 @@
 /** Nested resolution makes exactly the upstream calls needed, de-duplicated and bounded. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NestedPageDocument } from '../__generated__/graphql.js';
+import { globalIdOf } from '../../src/schema/global-id.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -28,11 +29,14 @@ describe('upstream calls per query', () => {
     const res = await h.execute(NestedPageDocument, { tenant: 'client_1', first: 100, from: FROM, to: TO });
     expect(res.errors).toBeUndefined();
     expect(upstreamCalls(h)).toEqual({ search: 1, applications: 100, availability: 100 });
-    const rest = await h.rest('client_1/resources/search?pageSize=100');
+    // The connection's default order: by name, A to Z.
+    const rest = await h.rest('client_1/resources/search?pageSize=100&sortName=name&isDescendingOrder=false');
     const first = rest.results[0];
     const apps = await h.rest(`client_1/resources/${first.id}/applications`);
     const avail = await h.rest(`client_1/resources/${first.id}/availability?startTime=${Date.parse(FROM) / 1000}&endTime=${Date.parse(TO) / 1000}`);
     const node = res.data!.tenant.resources!.nodes[0]!;
+    expect(node.resourceId).toBe(first.id);
+    expect(node.id).toBe(globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: first.id }));
     expect(node.applications).toEqual(apps.map((a: { name: string; version: string }) => ({ name: a.name, version: a.version })));
     expect(node.availability).toEqual({ availabilityPercent: avail.totalAvailability, downtimeSeconds: avail.totalDowntime });
   });
@@ -83,6 +87,7 @@ describe('upstream calls per query', () => {
       upstreamMs: expect.any(Number),
       loaderHits: 10,
       loaderMisses: 20,
+      estimatedCalls: 22,
     });
     const plain = await h.query('{ tenant(id: "client_1") { id } }');
     expect(plain.extensions).toBeUndefined();

@@ -49,12 +49,13 @@ describe('ResourceFilter -> queryString', () => {
   ];
 
   it.each(cases)('%s', async (_name, filter, expected) => {
-    const res = await h.query('query($filter: ResourceFilter) { tenant(id: "client_1") { resources(first: 500, filter: $filter) { totalCount nodes { id } } } }', { filter: filter() });
+    const res = await h.query('query($filter: ResourceFilter) { tenant(id: "client_1") { resources(first: 500, filter: $filter) { totalCount nodes { resourceId } } } }', { filter: filter() });
     expect(res.errors).toBeUndefined();
     expect(sentQueryStrings('search')).toEqual([expected()]);
-    const rest = await h.rest(`client_1/resources/search?pageSize=500&queryString=${encodeURIComponent(expected())}`);
+    // The connection's default order: by name, A to Z.
+    const rest = await h.rest(`client_1/resources/search?pageSize=500&queryString=${encodeURIComponent(expected())}&sortName=name&isDescendingOrder=false`);
     expect(res.data!.tenant.resources.totalCount).toBe(rest.totalResults);
-    expect(res.data!.tenant.resources.nodes.map((n: { id: string }) => n.id)).toEqual(rest.results.map((r: { id: string }) => r.id));
+    expect(res.data!.tenant.resources.nodes.map((n: { resourceId: string }) => n.resourceId)).toEqual(rest.results.map((r: { id: string }) => r.id));
     expect(rest.totalResults).toBeGreaterThan(0);
   });
 
@@ -75,7 +76,7 @@ describe('ResourceFilter -> queryString', () => {
   });
 
   it('passes the filter to the minimal listing too', async () => {
-    await h.query('{ tenant(id: "client_1") { resourceList(state: ALL, filter: { hostName: "lnx", deviceGroup: { name: "Lab", exact: true } }) { id } } }');
+    await h.query('{ tenant(id: "client_1") { resourceList(state: ALL, filter: { hostName: "lnx", deviceGroup: { name: "Lab", exact: true } }) { resourceId } } }');
     expect(sentQueryStrings('minimal')).toEqual(['hostName:lnx+deviceGroup:Lab+isEquals:true']);
   });
 });

@@ -1,6 +1,7 @@
 /** The public endpoint against hostile input: every case is refused with its code and costs no upstream call. */
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { globalIdOf } from '../../src/schema/global-id.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -35,7 +36,8 @@ const cases: Case[] = [
   ...['../../etc/passwd', '%2F..%2Fadmin', 'a/b', '..', '.', 'abc\u0000', 'x'.repeat(200), 'id with space'].map((id) => ({ name: `resource id ${JSON.stringify(id).slice(0, 30)}`, query: LOOKUP, variables: { id }, code: 'BAD_USER_INPUT' })),
   ...['client_1/../client_2', '%2e%2e', 'client_1?x=1', 'tenant#frag'].map((id) => ({ name: `tenant id ${JSON.stringify(id)}`, query: 'query($t: ID!) { tenant(id: $t) { resources(first: 1) { totalCount } } }', variables: { t: id }, code: 'BAD_USER_INPUT' })),
   { name: 'decommissioned id with a slash', query: '{ tenant(id: "client_1") { decommissionedResource(id: "../x") { id } } }', code: 'BAD_USER_INPUT' },
-  { name: 'entity reference with a traversal id', query: 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', variables: { r: [{ __typename: 'Resource', tenantId: 'client_1', id: '../../x' }] }, code: 'BAD_USER_INPUT' },
+  { name: 'entity reference with a traversal id', query: 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', variables: { r: [{ __typename: 'Resource', tenantId: 'client_1', resourceId: '../../x' }] }, code: 'BAD_USER_INPUT' },
+  { name: 'entity reference by a global id that hides a traversal id', query: 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', variables: { r: [{ __typename: 'Resource', id: Buffer.from('Resource:client_1:../../x').toString('base64url') }] }, code: 'BAD_USER_INPUT' },
   // injection in every filter
   ...RESOURCE_TEXT_FIELDS.map((field) => ({ name: `filter.${field} with +key:value`, query: SEARCH, variables: { f: { [field]: 'x+state:inactive' } }, code: 'BAD_USER_INPUT' })),
   ...RESOURCE_LIST_FIELDS.map((field) => ({ name: `filter.${field} item with a comma and a key`, query: SEARCH, variables: { f: { [field]: ['ok', 'x,state:inactive'] } }, code: 'BAD_USER_INPUT' })),
@@ -77,8 +79,11 @@ const cases: Case[] = [
   { name: 'too many upstream calls', query: '{ tenant(id: "client_1") { resources(first: 500) { nodes { applications { name } availability(from: "2026-10-01T00:00:00Z", to: "2026-10-02T00:00:00Z") { downtimeSeconds } } } } }', code: 'OPERATION_TOO_EXPENSIVE' },
   // HTTP
   { name: 'an oversized body', raw: () => post(JSON.stringify({ query: `{ tenant(id: "client_1") { id } }`, variables: { pad: 'x'.repeat(200_000) } })), code: 'OPERATION_TOO_EXPENSIVE', status: 413 },
-  { name: 'a GET without a CSRF header', raw: () => fetch(`${h.url}?query=${encodeURIComponent('{ tenant(id: "client_1") { resourceTypes { name } } }')}`), code: 'FORBIDDEN', status: 403 },
+  // A mutation that would call the upstream if it ran (a real id, a valid change).
+  { name: 'a mutation over GET', raw: () => fetch(`${h.url}?query=${encodeURIComponent(`mutation { updateResource(input: { tenantId: "client_1", id: "${h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id}", aliasName: "x" }) { userErrors { code } } }`)}`), code: 'BAD_USER_INPUT', status: 405 },
   { name: 'a form-encoded POST', raw: () => fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D' }), code: 'FORBIDDEN', status: 403 },
+  { name: 'a text/plain POST', raw: () => fetch(h.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: '{ __typename }' }) }), code: 'FORBIDDEN', status: 403 },
+  { name: 'a multipart POST', raw: () => { const form = new FormData(); form.set('operations', JSON.stringify({ query: '{ __typename }' })); form.set('map', '{}'); return fetch(h.url, { method: 'POST', body: form }); }, code: 'FORBIDDEN', status: 403 },
   { name: 'a batch over the limit', raw: () => post(JSON.stringify(Array.from({ length: 20 }, () => ({ query: '{ tenant(id: "client_1") { resourceTypes { name } } }' })))), code: 'OPERATION_TOO_EXPENSIVE', status: 413 },
   { name: 'a body that is not JSON', raw: () => post('{"query": "{ __typename }"'), code: 'BAD_USER_INPUT', status: 400 },
 ];
@@ -117,11 +122,18 @@ describe('hostile input', () => {
     expect(h.simulator.stats().requests[0]!.url).toContain(encodeURIComponent('hostName:Zürich-東京'));
   });
 
-  it('allows the standard introspection query and a CSRF-marked GET', async () => {
+  it('allows the standard introspection query and a GET query, with or without a CSRF header', async () => {
     const res = await h.query(getIntrospectionQuery());
     expect(res.errors).toBeUndefined();
-    const get = await fetch(`${h.url}?query=${encodeURIComponent('{ tenant(id: "client_1") { id } }')}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
-    expect(await get.json()).toEqual({ data: { tenant: { id: 'client_1' } } });
+    const url = `${h.url}?query=${encodeURIComponent('{ tenant(id: "client_1") { id tenantId } }')}`;
+    const expected = { data: { tenant: { id: globalIdOf({ kind: 'Tenant', tenantId: 'client_1' }), tenantId: 'client_1' } } };
+    const marked = await fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    expect(marked.status).toBe(200);
+    expect(await marked.json()).toEqual(expected);
+    // As urql sends queries by default: a GET with no CSRF header.
+    const plain = await fetch(url);
+    expect(plain.status).toBe(200);
+    expect(await plain.json()).toEqual(expected);
   });
 });
 

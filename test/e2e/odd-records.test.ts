@@ -6,9 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { globalIdOf } from '../../src/schema/global-id.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const BIG = 2 ** 40 + 7;
+const gid = (id: string) => globalIdOf({ kind: 'Resource', tenantId: 'client_1', id });
 const searchPage = {
   results: [
     {
@@ -83,65 +85,71 @@ afterAll(async () => {
 describe('odd upstream records', () => {
   it('maps a search page of odd records without errors, dropping only records without an id', async () => {
     const res = await h.query(`{ tenant(id: "client_1") { resources(first: 5) { totalCount edges { cursor node {
-      id hostName ipAddress dns createdAt state agentInstalled ts clientId totalLocations consoles deleted assetManagedAt firstAssetManagedAt
-      networkAddresses { ip mac aliasIps } client { id name }
+      id resourceId hostName ipAddress dns createdAt state agentInstalled ts clientId totalLocations consoles deleted assetManagedAt firstAssetManagedAt
+      networkAddresses { ip mac aliasIps } client { number name }
     } } } } }`);
     expect(res.errors).toBeUndefined();
     const conn = res.data!.tenant.resources;
     expect(conn.totalCount).toBe(5);
-    expect(conn.edges.map((e: any) => e.node.id)).toEqual(['odd-1', 'odd-2', '42']);
+    expect(conn.edges.map((e: any) => e.node.resourceId)).toEqual(['odd-1', 'odd-2', '42']);
+    expect(conn.edges.map((e: any) => e.node.id)).toEqual(['odd-1', 'odd-2', '42'].map(gid));
     // Cursors keep the upstream positions of the surviving records.
     expect(conn.edges.map((e: any) => Buffer.from(e.cursor, 'base64url').toString())).toEqual(['o:0', 'o:3', 'o:4']);
     const [one, two, three] = conn.edges.map((e: any) => e.node);
     expect(one).toEqual({
-      id: 'odd-1', hostName: 'odd-host', ipAddress: null, dns: null, createdAt: '2024-03-01T04:30:00Z', state: 'ACTIVE', agentInstalled: true,
+      id: gid('odd-1'), resourceId: 'odd-1', hostName: 'odd-host', ipAddress: null, dns: null, createdAt: '2024-03-01T04:30:00Z', state: 'ACTIVE', agentInstalled: true,
       ts: BIG, clientId: null, totalLocations: 3, consoles: [], deleted: null, assetManagedAt: null, firstAssetManagedAt: '2024-03-01T18:00:00Z',
       networkAddresses: [{ ip: '10.0.0.9', mac: null, aliasIps: ['10.0.0.10', '10.0.0.11'] }], client: null,
     });
-    expect(two).toMatchObject({ id: 'odd-2', createdAt: null, state: null, deleted: null, agentInstalled: null, ts: null, client: null, networkAddresses: [] });
-    expect(three).toMatchObject({ id: '42', hostName: '123', createdAt: '2024-03-01T10:00:00Z', state: 'INACTIVE' });
+    expect(two).toMatchObject({ resourceId: 'odd-2', createdAt: null, state: null, deleted: null, agentInstalled: null, ts: null, client: null, networkAddresses: [] });
+    expect(three).toMatchObject({ resourceId: '42', hostName: '123', createdAt: '2024-03-01T10:00:00Z', state: 'INACTIVE' });
   });
 
   it('maps odd detail records of all three shapes', async () => {
     const res = await h.query(`{ tenant(id: "client_1") {
-      general: resource(id: "odd-1") { __typename ... on GeneralResource { createdAt updatedAt agentDeployedAt physicalMemory location { id name } tags { name value } components
-        networkCards { id dhcpEnabled aliasIps } installedIntegration { id } cloud { provider launchedAt } metricTypes { name } appRoles } }
-      synthetic: resource(id: "odd-2") { __typename ... on SyntheticResource { ts locationUuids credential { id port timeoutMs hasClientKey hasClientSecret } } }
-      device: resource(id: "42") { __typename createdAt updatedAt location { id } }
+      general: resource(id: "odd-1") { __typename ... on GeneralResource { createdAt updatedAt agentDeployedAt physicalMemory location { number name } tags { name value } components
+        networkCards { index dhcpEnabled aliasIps } installedIntegration { installId } cloud { provider launchedAt } metricTypes { name } appRoles } }
+      synthetic: resource(id: "odd-2") { __typename ... on SyntheticResource { ts locationUuids credential { number port timeoutMs hasClientKey hasClientSecret } } }
+      device: resource(id: "42") { __typename createdAt updatedAt location { number } }
     } }`);
     expect(res.errors).toBeUndefined();
     expect(res.data!.tenant).toEqual({
       general: {
-        __typename: 'GeneralResource', createdAt: '2024-03-01T10:00:00.123Z', updatedAt: null, agentDeployedAt: null, physicalMemory: '16', location: { id: 7, name: null },
-        tags: [{ name: 'env', value: null }], components: ['cpu', '5'], networkCards: [{ id: null, dhcpEnabled: false, aliasIps: [] }], installedIntegration: null,
+        __typename: 'GeneralResource', createdAt: '2024-03-01T10:00:00.123Z', updatedAt: null, agentDeployedAt: null, physicalMemory: '16', location: { number: 7, name: null },
+        tags: [{ name: 'env', value: null }], components: ['cpu', '5'], networkCards: [{ index: null, dhcpEnabled: false, aliasIps: [] }], installedIntegration: null,
         cloud: { provider: 'AWS', launchedAt: '2023-01-01T00:00:00Z' }, metricTypes: [{ name: 'cpu' }], appRoles: ['kafka'],
       },
-      synthetic: { __typename: 'SyntheticResource', ts: BIG * 1000, locationUuids: ['a', '3'], credential: { id: null, port: 70000, timeoutMs: null, hasClientKey: false, hasClientSecret: false } },
+      synthetic: { __typename: 'SyntheticResource', ts: BIG * 1000, locationUuids: ['a', '3'], credential: { number: null, port: 70000, timeoutMs: null, hasClientKey: false, hasClientSecret: false } },
       device: { __typename: 'DeviceResource', createdAt: null, updatedAt: '2024-02-29T09:59:59Z', location: null },
     });
   });
 
   it('maps odd applications, availability, minimal records, types, antivirus and history', async () => {
     const res = await h.query(`{ tenant(id: "client_1") {
-      resource(id: "odd-1") { applications { id name vendor installedAt createdAt modifiedAt }
+      resource(id: "odd-1") { applications { number name vendor installedAt createdAt modifiedAt }
         availability(from: 1704067200, to: 1704153600) { availabilityPercent downtimeSeconds currentState downOccurrences periods { key state durationSeconds } downPeriods { start } degradedPeriods } }
-      resourceList { id name hostName }
-      resourceTypes { id name path levels }
-      antivirusDefinitions(first: 5) { nodes { status scanDate resource { id } } }
-      decommissionedResources(first: 5) { nodes { id state cloud { provider } decommissionReason tags { name } } }
+      resourceList { resourceId name hostName }
+      resourceTypes { id number name path levels }
+      antivirusDefinitions(first: 5) { nodes { status scanDate resource { resourceId } } }
+      decommissionedResources(first: 5) { nodes { id resourceId state cloud { provider } decommissionReason tags { name } } }
     } }`);
     expect(res.errors).toBeUndefined();
     const t = res.data!.tenant;
     expect(t.resource.applications).toEqual([
-      { id: BIG, name: 'big-id', vendor: null, installedAt: null, createdAt: '2024-01-01T00:00:00Z', modifiedAt: null },
-      { id: 4, name: 'fine', vendor: null, installedAt: null, createdAt: null, modifiedAt: '2024-01-01T00:00:00Z' },
+      { number: BIG, name: 'big-id', vendor: null, installedAt: null, createdAt: '2024-01-01T00:00:00Z', modifiedAt: null },
+      { number: 4, name: 'fine', vendor: null, installedAt: null, createdAt: null, modifiedAt: '2024-01-01T00:00:00Z' },
     ]);
     expect(t.resource.availability).toEqual({
       availabilityPercent: 99.5, downtimeSeconds: BIG, currentState: null, downOccurrences: null, periods: [{ key: '7', state: 'DOWN', durationSeconds: 3600 }], downPeriods: [], degradedPeriods: [],
     });
-    expect(t.resourceList).toEqual([{ id: 'odd-1', name: null, hostName: null }]);
-    expect(t.resourceTypes).toEqual([{ id: 1, name: 'Linux', path: 'Server >>  Linux >>', levels: ['Server', 'Linux'] }, { id: 2, name: 'NoPath', path: 'NoPath', levels: ['NoPath'] }]);
-    expect(t.antivirusDefinitions.nodes).toEqual([{ status: 'UP_TO_DATE', scanDate: null, resource: { id: 'odd-1' } }, { status: null, scanDate: null, resource: null }]);
-    expect(t.decommissionedResources.nodes).toEqual([{ id: 'h1', state: 'DECOMMISSIONED', cloud: null, decommissionReason: null, tags: [] }]);
+    expect(t.resourceList).toEqual([{ resourceId: 'odd-1', name: null, hostName: null }]);
+    // Ordered by path: 'NoPath' before 'Server >> ...'.
+    const typeId = (number: number) => globalIdOf({ kind: 'ResourceType', tenantId: 'client_1', number });
+    expect(t.resourceTypes).toEqual([
+      { id: typeId(2), number: 2, name: 'NoPath', path: 'NoPath', levels: ['NoPath'] },
+      { id: typeId(1), number: 1, name: 'Linux', path: 'Server >>  Linux >>', levels: ['Server', 'Linux'] },
+    ]);
+    expect(t.antivirusDefinitions.nodes).toEqual([{ status: 'UP_TO_DATE', scanDate: null, resource: { resourceId: 'odd-1' } }, { status: null, scanDate: null, resource: null }]);
+    expect(t.decommissionedResources.nodes).toEqual([{ id: globalIdOf({ kind: 'DecommissionedResource', tenantId: 'client_1', id: 'h1' }), resourceId: 'h1', state: 'DECOMMISSIONED', cloud: null, decommissionReason: null, tags: [] }]);
   });
 });

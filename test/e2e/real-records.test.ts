@@ -180,19 +180,19 @@ describe('the simulator sends real records', () => {
 
   it('serves a page of 100 with __typename, update time, tags and location in one call; every type as a detail read gives it', async () => {
     h.simulator.resetStats();
-    const res = await h.query('{ tenant(id: "client_1") { resources(first: 100) { nodes { __typename id hostName updatedAt tags { name value } location { name } } } } }');
+    const res = await h.query('{ tenant(id: "client_1") { resources(first: 100, orderBy: { field: ID, direction: DESC }) { nodes { __typename resourceId hostName updatedAt tags { name value } location { name } } } } }');
     expect(res.errors).toBeUndefined();
     expect(upstreamCalls(h)).toEqual({ search: 1 });
-    const nodes = res.data!.tenant.resources.nodes as { __typename: string; id: string; tags: unknown[]; location: { name: string } }[];
+    const nodes = res.data!.tenant.resources.nodes as { __typename: string; resourceId: string; tags: unknown[]; location: { name: string } }[];
     expect(nodes).toHaveLength(100);
     const tenant = h.simulator.dataset.tenants.get('client_1')!;
     for (const node of nodes) {
-      const sim = tenant.byId.get(node.id)!;
+      const sim = tenant.byId.get(node.resourceId)!;
       expect(node.location.name).toBe(sim.location.name);
       expect(node.tags).toEqual(sim.tags.map((t) => ({ name: t.name, value: t.value })));
     }
     // What a detail read decides for the same resources, one lookup each.
-    const lookups = await h.query(`{ tenant(id: "client_1") { ${nodes.map((n, i) => `r${i}: resource(id: "${n.id}") { __typename }`).slice(0, 25).join(' ')} } }`);
+    const lookups = await h.query(`{ tenant(id: "client_1") { ${nodes.map((n, i) => `r${i}: resource(id: "${n.resourceId}") { __typename }`).slice(0, 25).join(' ')} } }`);
     for (let i = 0; i < 25; i++) expect(lookups.data!.tenant[`r${i}`].__typename).toBe(nodes[i]!.__typename);
     expect(new Set(nodes.map((n) => n.__typename))).toEqual(new Set(['GeneralResource', 'DeviceResource', 'SyntheticResource']));
   });

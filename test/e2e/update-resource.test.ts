@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpdateResourceDocument } from '../__generated__/graphql.js';
+import { globalIdOf } from '../../src/schema/global-id.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -24,7 +25,7 @@ describe('updateResource', () => {
     });
     expect(res.errors).toBeUndefined();
     expect(res.data!.updateResource).toEqual({
-      resource: { __typename: 'GeneralResource', id: r.id, aliasName: 'edge-router-7', extResourceId: 'ext-42' },
+      resource: { __typename: 'GeneralResource', id: globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: r.id }), resourceId: r.id, aliasName: 'edge-router-7', extResourceId: 'ext-42' },
       userErrors: [],
     });
     expect(h.simulator.stats().calls).toEqual({ update: 1, detail: 1 });

@@ -12,8 +12,7 @@ import { createYoga } from 'graphql-yoga';
 export const TICKETS_SDL = /* GraphQL */ `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@interfaceObject"])
 
-  type Resource @key(fields: "tenantId id") @interfaceObject {
-    tenantId: ID!
+  type Resource @key(fields: "id") @interfaceObject {
     id: ID!
     "Open support tickets for the resource."
     openTickets: Int!
@@ -21,11 +20,11 @@ export const TICKETS_SDL = /* GraphQL */ `
 
   type Query {
     "Resources with the most tickets, as references the inventory subgraph resolves."
-    hotResources(tenantId: ID!, ids: [ID!]!): [Resource!]!
+    hotResources(ids: [ID!]!): [Resource!]!
   }
 `;
 
-/** Deterministic, so tests can compute the expected value from the id. */
+/** Deterministic, so tests can compute the expected value from the (global) id. */
 export function openTicketsFor(id: string): number {
   let sum = 0;
   for (const ch of id) sum += ch.charCodeAt(0);
@@ -36,9 +35,9 @@ export async function startTicketsSubgraph(): Promise<{ url: string; close: () =
   const schema = buildSubgraphSchema({
     typeDefs: parse(TICKETS_SDL),
     resolvers: {
-      Query: { hotResources: (_: unknown, args: { tenantId: string; ids: string[] }) => args.ids.map((id) => ({ tenantId: args.tenantId, id })) },
+      Query: { hotResources: (_: unknown, args: { ids: string[] }) => args.ids.map((id) => ({ id })) },
       Resource: {
-        __resolveReference: (ref: { tenantId: string; id: string }) => ref,
+        __resolveReference: (ref: { id: string }) => ref,
         openTickets: (ref: { id: string }) => openTicketsFor(ref.id),
       },
     } as never,

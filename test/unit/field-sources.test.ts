@@ -5,7 +5,7 @@ import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName } from '..
 import { schema } from '../../src/schema/index.js';
 
 /** Resource fields that are not read from a resource record: identity and the per-resource calls. */
-const NOT_FROM_THE_RECORD = new Set(['id', 'tenantId', 'applications', 'availability']);
+const NOT_FROM_THE_RECORD = new Set(['id', 'resourceId', 'tenantId', 'applications', 'availability']);
 const RESOURCE_TYPES = ['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource'];
 
 describe('the field-source table', () => {
@@ -31,6 +31,7 @@ describe('the field-source table', () => {
   it('loads the detail, then a search by id, for a field the search and the general detail document', () => {
     expect(loadsFor('hostName')).toEqual(['detail', 'search']);
     expect(loadsFor('model')).toEqual(['search']);
-    expect(loadsFor('location')).toEqual(['detail']);
+    expect(loadsFor('location')).toEqual(['detail', 'search']);
+    expect(loadsFor('cloudResourceId')).toEqual(['detail']);
   });
 });

@@ -5,7 +5,7 @@ import { AntivirusStatusEnum } from './enums.js';
 import { ResourceRef } from './resource.js';
 
 export const AntivirusDefinitionRef = builder.objectRef<AntivirusDefinition>('AntivirusDefinition').implement({
-  description: 'Antivirus definition status of one resource (GET /resources/antivirus/search).',
+  description: 'Antivirus definition status of one resource.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Antivirus product name.' }),
     version: t.exposeString('version', { description: 'Antivirus product version.' }),
@@ -13,7 +13,7 @@ export const AntivirusDefinitionRef = builder.objectRef<AntivirusDefinition>('An
     currentDefinitionDate: t.expose('currentDefinitionDate', { description: 'When the installed definitions were published.', type: 'DateTime' }),
     scanDate: t.expose('scanDate', { description: 'When the resource was last scanned.', type: 'DateTime' }),
     supported: t.exposeBoolean('supported', { description: 'Whether the product is supported for status reporting.' }),
-    status: t.expose('status', { description: 'Whether the definitions are current (upstream UPTODATE / OUTOFDATE).', type: AntivirusStatusEnum }),
+    status: t.expose('status', { description: 'Whether the definitions are current.', type: AntivirusStatusEnum }),
     resource: t.field({ type: ResourceRef, description: 'The scanned resource, a full Resource (its other fields load lazily).', resolve: (a) => a.resource }),
   }),
 });

@@ -4,9 +4,9 @@ import type { CloudProperties, Location, ManagementProfile, Tag } from '../../do
 import { builder } from '../builder.js';
 
 export const LocationRef = builder.objectRef<Location>('Location').implement({
-  description: 'Where a resource is (upstream `location`); only id and name are always present.',
+  description: 'Where a resource is; only id and name are always present.',
   fields: (t) => ({
-    id: t.exposeInt('number', { description: 'Location number (the resourceList locationId argument).', nullable: false }),
+    number: t.exposeInt('number', { description: 'Location number (the resourceList locationId argument).', nullable: false }),
     name: t.exposeString('name', { description: 'Location name.' }),
     city: t.exposeString('city', { description: 'City, when the record has it.' }),
     clientId: t.exposeInt('clientId', { description: 'Owning client id, when present.' }),
@@ -19,12 +19,12 @@ export const TagRef = builder.objectRef<Tag>('Tag').implement({
   fields: (t) => ({
     name: t.exposeString('name', { description: 'Tag name.', nullable: false }),
     value: t.exposeString('value', { description: 'Tag value.' }),
-    source: t.exposeString('source', { description: 'Upstream `tagSource` (e.g. USER, AWS); absent on history records.' }),
+    source: t.exposeString('source', { description: 'Where the tag comes from (e.g. USER, AWS); absent on decommissioned resources.' }),
   }),
 });
 
 export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudProperties').implement({
-  description: 'Cloud attributes (upstream `properties` on a resource, `attributes` on a history record).',
+  description: 'Cloud attributes.',
   fields: (t) => ({
     provider: t.exposeString('provider', { description: 'Cloud provider, e.g. AWS.' }),
     instanceId: t.exposeString('instanceId', { description: 'Cloud instance id.' }),
@@ -32,7 +32,7 @@ export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudPrope
     instanceType: t.exposeString('instanceType', { description: 'Instance type, e.g. t3.medium.' }),
     publicIp: t.exposeString('publicIp', { description: 'Public IP address.' }),
     ami: t.exposeString('ami', { description: 'Machine image.' }),
-    launchedAt: t.expose('launchedAt', { type: 'DateTime', description: 'Upstream `launchDate`.' }),
+    launchedAt: t.expose('launchedAt', { type: 'DateTime', description: 'When the instance was launched.' }),
     owner: t.exposeString('owner', { description: 'Owner (account) id.' }),
     privateDns: t.exposeString('privateDns', { description: 'Private DNS name.' }),
     privateIp: t.exposeString('privateIp', { description: 'Private IP address.' }),
@@ -45,7 +45,7 @@ export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudPrope
 export const ManagementProfileRef = builder.objectRef<ManagementProfile>('ManagementProfile').implement({
   description: 'A management profile: how the resource is monitored (gateway, agent, ...).',
   fields: (t) => ({
-    id: t.exposeInt('number', { description: 'Profile number, when the record gives one.' }),
+    number: t.exposeInt('number', { description: 'Profile number, when the record gives one.' }),
     name: t.exposeString('name', { description: 'Profile name.' }),
     type: t.exposeString('type', { description: 'Profile type, e.g. GATEWAY.' }),
   }),

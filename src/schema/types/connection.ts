@@ -19,7 +19,7 @@ export function connectionType<T>(name: string, node: ObjectRef<GatewayTypes, T>
       edges: t.field({ type: [edge], nullable: false, description: 'The items of this page, with their cursors.', resolve: (c) => c.edges }),
       nodes: t.field({ type: [node], nullable: false, description: 'The nodes of `edges`, for clients that need no cursors.', resolve: (c) => c.edges.map((e) => e.node) as never }),
       pageInfo: t.field({ type: PageInfoRef, nullable: false, description: 'Where this page is in the whole list.', resolve: (c) => c.pageInfo }),
-      totalCount: t.exposeInt('totalCount', { nullable: false, description: 'All matching items (upstream totalResults).' }),
+      totalCount: t.exposeInt('totalCount', { nullable: false, description: 'All matching items.' }),
     }),
   });
 }

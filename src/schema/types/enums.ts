@@ -3,12 +3,12 @@ import { APP_ROLES } from '../../domain/app-roles.js';
 import { builder } from '../builder.js';
 
 export const ResourceStateEnum = builder.enumType('ResourceState', {
-  description: 'State of a resource (upstream `state`).',
+  description: 'State of a resource.',
   values: {
-    ACTIVE: { value: 'active', description: 'Managed resource (upstream `active`).' },
-    INACTIVE: { value: 'inactive', description: 'Unmanaged resource (upstream `inactive`).' },
-    DISCOVERED: { value: 'discovered', description: 'Discovered resource (upstream `discovered`).' },
-    DECOMMISSIONED: { value: 'decommissioned', description: 'Resource in the history (upstream `Decommissioned`).' },
+    ACTIVE: { value: 'active', description: 'Managed resource.' },
+    INACTIVE: { value: 'inactive', description: 'Unmanaged resource.' },
+    DISCOVERED: { value: 'discovered', description: 'Discovered resource.' },
+    DECOMMISSIONED: { value: 'decommissioned', description: 'Resource in the history.' },
   } as const,
 });
 
@@ -30,16 +30,16 @@ export function appRoleName(value: string): string {
 export const AppRoleEnum = builder.enumType('AppRole', {
   description:
     "All 45 documented appRoles values; names are the values upper-cased with '-' as '_' (DNS-Server -> DNS_SERVER, docker-container -> DOCKER_CONTAINER, MemoryStats -> MEMORY_STATS).",
-  values: Object.fromEntries(APP_ROLES.map((role) => [appRoleName(role), { value: role, description: `Upstream \`${role}\`.` }])) as Record<string, { value: string }>,
+  values: Object.fromEntries(APP_ROLES.map((role) => [appRoleName(role), { value: role, description: `The ${role} application role.` }])) as Record<string, { value: string }>,
 });
 
 export const OrderDirectionEnum = builder.enumType('OrderDirection', {
-  description: 'Sort direction (upstream isDescendingOrder).',
+  description: 'Sort direction.',
   values: { ASC: { value: 'ASC' }, DESC: { value: 'DESC' } } as const,
 });
 
 export const ResourceOrderFieldEnum = builder.enumType('ResourceOrderField', {
-  description: 'Fields the resource search sorts by (upstream sortName).',
+  description: 'Fields the resource search sorts by.',
   values: {
     ID: { value: 'id' },
     NAME: { value: 'name' },
@@ -52,12 +52,12 @@ export const ResourceOrderFieldEnum = builder.enumType('ResourceOrderField', {
 });
 
 export const AntivirusStatusEnum = builder.enumType('AntivirusStatus', {
-  description: 'Antivirus definition status (upstream UPTODATE / OUTOFDATE).',
+  description: 'Antivirus definition status.',
   values: { UP_TO_DATE: { value: 'UPTODATE' }, OUT_OF_DATE: { value: 'OUTOFDATE' } } as const,
 });
 
 export const AntivirusOrderFieldEnum = builder.enumType('AntivirusOrderField', {
-  description: 'Fields the antivirus list sorts by (upstream sortName).',
+  description: 'Fields the antivirus list sorts by.',
   values: {
     SCAN_DATE: { value: 'scanDate' },
     NAME: { value: 'name' },
@@ -72,11 +72,11 @@ export const AvailabilityStateEnum = builder.enumType('AvailabilityState', {
 });
 
 export const IpAddressTypeEnum = builder.enumType('IpAddressType', {
-  description: 'How a network interface gets its address (upstream ipAddressType).',
+  description: 'How a network interface gets its address.',
   values: { STATIC: { value: 'STATIC' }, DHCP: { value: 'DHCP' } } as const,
 });
 
 export const DecommissionedInstanceStateEnum = builder.enumType('DecommissionedInstanceState', {
-  description: 'Cloud instance state filter of the history; the upstream supports only DECOMMISSIONED.',
+  description: 'Cloud instance state filter of the history; the inventory supports only DECOMMISSIONED.',
   values: { DECOMMISSIONED: { value: 'DECOMMISSIONED' } } as const,
 });

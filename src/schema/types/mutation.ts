@@ -6,11 +6,11 @@ import { IpAddressTypeEnum } from './enums.js';
 import { ResourceRef } from './resource.js';
 
 const NetworkInterfaceInput = builder.inputType('NetworkInterfaceInput', {
-  description: 'A network interface (upstream `resourceNetworkInterface` entry).',
+  description: 'A network interface.',
   fields: (t) => ({
     ipAddressType: t.field({ description: 'STATIC or DHCP.', type: IpAddressTypeEnum }),
     macAddress: t.string({ description: 'MAC address, e.g. 00:1A:2B:3C:4D:5E.' }),
-    isDefault: t.boolean({ description: 'Upstream `default` (1 or 0).' }),
+    isDefault: t.boolean({ description: 'Whether this is the default interface.' }),
     ipAddress: t.string({ description: 'IPv4 or IPv6 address.' }),
   }),
 });
@@ -44,14 +44,14 @@ const OobInterfaceCardInput = builder.inputType('OobInterfaceCardInput', {
 });
 
 const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
-  description: 'The attributes of a resource that can be changed (POST /resources/{id}); unset fields are left as they are.',
+  description: 'The attributes of a resource that can be changed; unset fields are left as they are.',
   fields: (t) => ({
     tenantId: t.id({ description: 'Tenant of the resource.', required: true }),
     id: t.id({ description: 'Resource id.', required: true }),
     aliasName: t.string({ description: 'Another name of the resource.' }),
     alternateIP: t.string({ description: 'The gateway uses it to discover the resource when set.' }),
     extResourceId: t.string({ description: 'Third-party integration id.' }),
-    networkInterfaces: t.field({ type: [NetworkInterfaceInput], description: 'Upstream `resourceNetworkInterface`.' }),
+    networkInterfaces: t.field({ type: [NetworkInterfaceInput], description: 'Network interfaces of the resource.' }),
     managementProfile: t.string({ description: 'Name of the management profile.' }),
     resourceType: t.string({ description: 'Resource type name.' }),
     systemUID: t.string({ description: 'System unique id.' }),
@@ -77,7 +77,7 @@ builder.mutationType({
     updateResource: t.field({
       type: UpdateResourcePayloadRef,
       nullable: false,
-      description: 'POST /resources/{id}. Returns the resource as re-read after the update.',
+      description: 'Changes attributes of one resource; returns it as re-read after the change (two upstream calls), or userErrors without any call when the input is not valid.',
       args: { input: t.arg({ type: UpdateResourceInput, required: true }) },
       resolve: (_root, args, ctx) => ctx.inventory.updateResource(args.input),
     }),

@@ -6,11 +6,13 @@ import { ResourceFilterInput } from './filters.js';
 import { ResourceConnectionRef } from './resource.js';
 
 export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').implement({
-  description: 'A resource type with its place in the type hierarchy (GET /resourceType/minimal).',
+  interfaces: [builder.nodeInterfaceRef()],
+  description: 'A resource type with its place in the type hierarchy.',
   fields: (t) => ({
-    id: t.exposeInt('id', { description: 'Resource type id.', nullable: false }),
+    id: t.globalID({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: (type) => ({ type: 'ResourceType', id: `${type.tenantId}:${type.number}` }) }),
+    number: t.exposeInt('number', { description: 'Number of the resource type in the inventory.', nullable: false }),
     name: t.exposeString('name', { description: 'Resource type name, trimmed.', nullable: false }),
-    path: t.exposeString('path', { nullable: false, description: "Upstream path as given, e.g. 'Server >> Linux'." }),
+    path: t.exposeString('path', { nullable: false, description: "Path in the type hierarchy as the inventory writes it, e.g. 'Server >> Linux'." }),
     levels: t.exposeStringList('levels', { nullable: false, description: "Path levels, trimmed: ['Server', 'Linux']." }),
     resources: t.field({
       type: ResourceConnectionRef,

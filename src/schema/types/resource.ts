@@ -6,7 +6,7 @@
  */
 import type {
   ClientRef, DeviceGroup, InstalledIntegration, MetricType, NetworkAddress, NetworkCard, ResourceFieldName, ResourceFields,
-  ResourceKind, ResourceView, SyntheticCredential,
+  ResourceView, SyntheticCredential,
 } from '../../domain/resource.js';
 import { documents, loadsFor } from '../../domain/resource.js';
 import type { GatewayContext } from '../../context.js';
@@ -18,11 +18,7 @@ import { CloudPropertiesRef, LocationRef, ManagementProfileRef, TagRef } from '.
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
 
-const TYPE_OF_KIND: Record<ResourceKind, string> = {
-  general: 'GeneralResource',
-  device: 'DeviceResource',
-  synthetic: 'SyntheticResource',
-};
+import { TYPE_OF_KIND } from '../node-type.js';
 
 /** A resolver reading one domain field of a resource. */
 const field = <K extends ResourceFieldName>(name: K) => (view: ResourceView, _args: unknown, ctx: GatewayContext) => ctx.inventory.field(view, name);
@@ -47,7 +43,7 @@ const about = (meaning: string, name: ResourceFieldName) => `${meaning} ${costNo
 export const ClientRefType = builder.objectRef<ClientRef>('ClientRef').implement({
   description: 'The tenant a resource belongs to, as its search record names it.',
   fields: (t) => ({
-    id: t.exposeInt('number', { description: 'Numeric client number.' }),
+    number: t.exposeInt('number', { description: 'Numeric client number.' }),
     uniqueId: t.exposeString('uniqueId', { description: 'Tenant id, form client_<n>.' }),
     name: t.exposeString('name', { description: 'Client display name.' }),
   }),
@@ -73,7 +69,7 @@ const DeviceGroupRef = builder.objectRef<DeviceGroup>('DeviceGroup').implement({
 const InstalledIntegrationRef = builder.objectRef<InstalledIntegration>('InstalledIntegration').implement({
   description: 'The integration that brought the resource into the inventory (a cloud account, a discovery integration).',
   fields: (t) => ({
-    id: t.exposeID('installId', { description: 'Install id of the integration.', nullable: false }),
+    installId: t.exposeString('installId', { description: 'Id of this install of the integration.', nullable: false }),
     displayName: t.exposeString('displayName', { description: 'Name of the install, as shown to users.' }),
     integrationId: t.exposeString('integrationId', { description: 'Id of the integration (the product, e.g. AWS).' }),
     integrationName: t.exposeString('integrationName', { description: 'Name of the integration, e.g. AWS.' }),
@@ -83,6 +79,7 @@ const InstalledIntegrationRef = builder.objectRef<InstalledIntegration>('Install
 });
 
 export const ResourceRef = builder.interfaceRef<ResourceView>('Resource').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: [
     'A managed resource: a device, a cloud item or a synthetic check.',
     'The concrete type is GeneralResource (devices with full hardware facts), DeviceResource (cloud and service items)',
@@ -99,7 +96,8 @@ export const ResourceRef = builder.interfaceRef<ResourceView>('Resource').implem
     return TYPE_OF_KIND[await ctx.inventory.kind(view)];
   },
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Resource id (a UUID).', nullable: false }),
+    id: t.globalID({ description: 'Global id: refetch with node(id:); the key of normalized client caches.', nullable: false, resolve: (view) => ({ type: 'Resource', id: `${view.tenantId}:${view.id}` }) }),
+    resourceId: t.exposeID('id', { description: 'Id of the resource in the inventory (a UUID), as Tenant.resource(id:) and filters take it.', nullable: false }),
     tenantId: t.exposeID('tenantId', { nullable: false, description: 'The tenant (client or MSP account) the resource was read from.' }),
     name: t.string({ description: about('Resource name.', 'name'), resolve: field('name') }),
     hostName: t.string({ description: about('Host name.', 'hostName'), resolve: field('hostName') }),
@@ -174,7 +172,7 @@ const BiosRef = builder.objectRef<{ systemSerial: string | null; systemModel: st
 const NetworkCardRef = builder.objectRef<NetworkCard>('NetworkCard').implement({
   description: 'A network card of a device.',
   fields: (t) => ({
-    id: t.exposeInt('index', { description: 'Card number on this device (not unique across devices).' }),
+    index: t.exposeInt('index', { description: 'Card number on this device (not unique across devices).' }),
     name: t.exposeString('name', { description: 'Card name.' }),
     status: t.exposeString('status', { description: 'Link status, e.g. UP.' }),
     ipAddress: t.exposeString('ipAddress', { description: 'Primary IP address of the card.' }),
@@ -198,7 +196,7 @@ const MetricTypeRef = builder.objectRef<MetricType>('MetricType').implement({
 
 export const GeneralResourceRef = builder.objectRef<ResourceView>('GeneralResource').implement({
   description: 'A device with full facts: hardware, operating system, network cards, metrics.',
-  interfaces: [ResourceRef],
+  interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: (t) => ({
     extResourceId: t.string({ description: about('Id of the resource in a third-party integration.', 'extResourceId'), resolve: field('extResourceId') }),
     physicalMemory: t.string({ description: about('Installed memory as the device reports it, e.g. 16 GB.', 'physicalMemory'), resolve: field('physicalMemory') }),
@@ -217,22 +215,22 @@ export const GeneralResourceRef = builder.objectRef<ResourceView>('GeneralResour
 
 export const DeviceResourceRef = builder.objectRef<ResourceView>('DeviceResource').implement({
   description: 'A cloud or service item (EBS volume, load balancer, database, ...): the Resource fields only.',
-  interfaces: [ResourceRef],
+  interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: () => ({}),
 });
 
 const SyntheticCredentialRef = builder.objectRef<SyntheticCredential>('SyntheticCredential').implement({
   description: 'Credential of a synthetic check. Secrets are never passed through unless the operator enables it (EXPOSE_CREDENTIAL_SECRETS); by default they are null and hasClientKey / hasClientSecret tell whether one is set.',
   fields: (t) => ({
-    id: t.exposeInt('number', { description: 'Credential number.' }),
+    number: t.exposeInt('number', { description: 'Credential number.' }),
     secure: t.exposeBoolean('secure', { description: 'Whether the check uses a secure channel.' }),
     port: t.exposeInt('port', { description: 'Port the check connects to.' }),
     snmpVersion: t.exposeString('snmpVersion', { description: 'SNMP version, when SNMP.' }),
-    autoEnableMode: t.exposeBoolean('autoEnableMode', { description: 'Upstream `autoEnableMode`.' }),
-    universal: t.exposeBoolean('universal', { description: 'Upstream `universal`.' }),
-    spSecure: t.exposeBoolean('spSecure', { description: 'Upstream `spSecure`.' }),
-    spPort: t.exposeInt('spPort', { description: 'Upstream `spPort`.' }),
-    securityLevel: t.exposeString('securityLevel', { description: 'Upstream `securityLevel`, e.g. AUTH_PRIV.' }),
+    autoEnableMode: t.exposeBoolean('autoEnableMode', { description: 'Whether the check enables itself automatically.' }),
+    universal: t.exposeBoolean('universal', { description: 'Whether the credential is shared across checks.' }),
+    spSecure: t.exposeBoolean('spSecure', { description: 'Whether the secondary protocol is secure.' }),
+    spPort: t.exposeInt('spPort', { description: 'Port of the secondary protocol.' }),
+    securityLevel: t.exposeString('securityLevel', { description: 'SNMP security level, e.g. AUTH_PRIV.' }),
     timeoutMs: t.exposeInt('timeoutMs', { description: 'Timeout of the check in milliseconds.' }),
     oauthAccessTokenUrl: t.exposeString('oauthAccessTokenUrl', { description: 'Token URL the check uses.' }),
     oauthGrantType: t.exposeString('oauthGrantType', { description: 'OAuth2 grant type the check uses.' }),
@@ -245,7 +243,7 @@ const SyntheticCredentialRef = builder.objectRef<SyntheticCredential>('Synthetic
 
 export const SyntheticResourceRef = builder.objectRef<ResourceView>('SyntheticResource').implement({
   description: 'A synthetic check: a probe run from one or more locations against a host or URL.',
-  interfaces: [ResourceRef],
+  interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: (t) => ({
     checkType: t.string({ description: about('What the check does, e.g. HTTP, PING.', 'checkType'), resolve: field('checkType') }),
     host: t.string({ description: about('Host the check targets.', 'host'), resolve: field('host') }),

@@ -25,7 +25,7 @@ function parseSafeInt(value: unknown): number {
 }
 
 builder.scalarType('SafeInt', {
-  description: 'Integer up to 2^53-1 (upstream numbers such as ts exceed 32 bits).',
+  description: 'Integer up to 2^53-1.',
   serialize: (value) => parseSafeInt(value),
   parseValue: parseSafeInt,
   parseLiteral: (ast) => {
@@ -54,7 +54,7 @@ function literalToJson(ast: ValueNode): unknown {
 }
 
 builder.scalarType('JSON', {
-  description: 'Free-form upstream JSON the interface does not describe (consoles, cpus of the general form, degraded periods).',
+  description: 'Free-form JSON as the inventory sends it (consoles, processors, degraded periods).',
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: literalToJson,

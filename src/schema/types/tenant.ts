@@ -13,23 +13,25 @@ import { ResourceTypeRef } from './resource-type.js';
 const APPLICATIONS_FIELD = new Set(['applications']);
 
 export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
+  interfaces: [builder.nodeInterfaceRef()],
   description: 'Everything of one tenant (a client or MSP account).',
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Tenant id, e.g. client_1.', nullable: false }),
+    id: t.globalID({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: (tenant) => ({ type: 'Tenant', id: tenant.id }) }),
+    tenantId: t.exposeID('id', { description: 'Tenant id (client or MSP account), e.g. client_1, as Query.tenant(id:) takes it.', nullable: false }),
     resources: t.field({
       type: ResourceConnectionRef,
-      description: "GET /resources/search. Relay connection over the upstream's page-based search; any window costs at most two upstream page reads.",
+      description: 'Resources of the tenant, searched with filters, a page at a time (Relay connection; offset for page-numbered tables). Any page costs one or two upstream reads; fields the search results do not carry cost more (see each field).',
       args: {
         filter: t.arg({ type: ResourceFilterInput }),
-        orderBy: t.arg({ type: ResourceOrderInput, defaultValue: { field: 'id', direction: 'DESC' } }),
-        includeStatus: t.arg.boolean({ defaultValue: false, description: 'Ask the upstream to include status in the search records.' }),
+        orderBy: t.arg({ type: ResourceOrderInput, defaultValue: { field: 'name', direction: 'ASC' }, description: 'Order of the results; by name, A to Z, unless given.' }),
+        includeStatus: t.arg.boolean({ defaultValue: false, description: 'Include each resource\'s monitoring status in the search results, so that status costs no detail read.' }),
         ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
       resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, args),
     }),
     resourceList: t.field({
       type: [ResourceRef],
-      description: 'GET /resources/minimal. Unpaged list; each item is a full Resource whose other fields load lazily.',
+      description: 'Every resource of the tenant in one unpaged list, by name (A to Z). One upstream read; the items carry only names and addresses, so most other fields load the resource detail (one call per resource).',
       args: {
         state: t.arg({ type: ResourceStateFilterEnum, defaultValue: 'active' }),
         locationId: t.arg.int(),
@@ -41,13 +43,13 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     resource: t.field({
       type: ResourceRef,
-      description: 'GET /resources/{id}. Null when the upstream does not know the id.',
+      description: 'One resource by its inventory id (resourceId), or null when there is none. One upstream read (its detail).',
       args: { id: t.arg.id({ required: true }) },
       resolve: (tenant, args, ctx, info) => ctx.inventory.resource(tenant.id, String(args.id), { prefetchApplications: selectsAnyField(info, APPLICATIONS_FIELD) }),
     }),
     decommissionedResources: t.field({
       type: DecommissionedResourceConnectionRef,
-      description: 'GET /history/resources (state:DECOMMISSIONED is added by the gateway).',
+      description: 'Resources taken out of service, a page at a time. One or two upstream reads per page.',
       args: {
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
         ...pagingArgs(t.arg, { last: 'Only together with before.' }),
@@ -56,13 +58,13 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     decommissionedResource: t.field({
       type: DecommissionedResourceRef,
-      description: 'GET /history/resources/{id}; with additionalInfo=true when hardware fields are selected. Null when unknown.',
+      description: 'One decommissioned resource by its inventory id, or null when there is none. One upstream read (with its hardware when hardware fields are selected).',
       args: { id: t.arg.id({ required: true }) },
       resolve: (tenant, args, ctx, info) => ctx.inventory.decommissionedResource(tenant.id, String(args.id), selectsAnyField(info, HARDWARE_FIELDS)),
     }),
     antivirusDefinitions: t.field({
       type: AntivirusDefinitionConnectionRef,
-      description: 'GET /resources/antivirus/search.',
+      description: 'Antivirus status of the tenant\'s resources, a page at a time (newest scan first unless ordered otherwise). One or two upstream reads per page.',
       args: {
         status: t.arg({ type: AntivirusStatusEnum }),
         orderBy: t.arg({ type: AntivirusOrderInput, defaultValue: { field: 'scanDate', direction: 'DESC' } }),
@@ -72,7 +74,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
     }),
     resourceTypes: t.field({
       type: [ResourceTypeRef],
-      description: 'GET /resourceType/minimal.',
+      description: 'The resource types of the tenant, ordered by their path. One upstream read per operation.',
       resolve: (tenant, _args, ctx) => ctx.inventory.resourceTypes(tenant.id),
     }),
   }),
@@ -84,7 +86,7 @@ builder.queryType({
     tenant: t.field({
       type: TenantRef,
       nullable: false,
-      description: 'Entry point for everything of one tenant (client or MSP account id, e.g. client_1). Makes no upstream call by itself.',
+      description: 'Everything of one tenant (client or MSP account id, e.g. client_1). Makes no upstream call by itself.',
       args: { id: t.arg.id({ required: true }) },
       resolve: (_root, args, ctx) => ctx.inventory.tenant(String(args.id)),
     }),

@@ -1,0 +1,238 @@
+/**
+ * GraphiQL as a browser gets it: `GET /` redirects to it, the page and large answers are
+ * compressed for clients that accept it, and in headless Chromium (Debian's `chromium`, driven
+ * by playwright-core) the page loads with no request leaving the gateway and running the
+ * example shows data and what it cost upstream. The screenshot is kept at SCREENSHOT.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type BrowserContext, type Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { negotiateEncoding } from '../../src/server/graphiql.js';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = path.resolve('test/.scratch-artifacts/graphiql.png');
+const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request with node:http, so that the body arrives as sent (fetch would decode it). */
+function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+function decode(response: RawResponse): string {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'gzip') return zlib.gunzipSync(response.body).toString('utf8');
+  if (encoding === 'deflate') return zlib.inflateSync(response.body).toString('utf8');
+  if (encoding === undefined) return response.body.toString('utf8');
+  throw new Error(`unexpected content-encoding ${encoding}`);
+}
+
+/** Monaco renders spaces as no-break spaces. */
+const textOf = async (locator: Locator) => (await locator.innerText()).replace(/\u00a0/g, ' ');
+
+const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+
+/** A page of 100 resources with their applications: about 30 kB of JSON. */
+const LARGE_QUERY = /* GraphQL */ `
+  query Large {
+    tenant(id: "client_1") {
+      resources(first: 100) {
+        totalCount
+        nodes { __typename id resourceId hostName ipAddress resourceType state applications { name version } ... on GeneralResource { osName location { name city } } }
+      }
+    }
+  }
+`;
+
+let h: Harness;
+let origin: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  origin = new URL(h.url).origin;
+});
+afterAll(() => h?.close());
+
+describe('GET / and compression over HTTP', () => {
+  it('redirects GET / (and HEAD) to GraphiQL, keeping the query string', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const response = await raw(`${origin}/?x=1`, { method, headers: { accept: HTML } });
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe('/graphql?x=1');
+    }
+    const followed = await fetch(`${origin}/`, { headers: { accept: HTML } });
+    expect(followed.url).toBe(`${origin}/graphql`);
+    expect(followed.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await followed.text()).includes('renderYogaGraphiQL'), 'GraphiQL is rendered').toBe(true);
+  });
+
+  it('serves GraphiQL compressed (gzip, deflate), with the example query and the x-upstream-stats header; identity without Accept-Encoding', async () => {
+    const plain = await raw(h.url, { headers: { accept: HTML } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const html = plain.body.toString('utf8');
+    // (Not toContain: a failure would print the 9 MB page.)
+    expect(html.includes('query FirstLook'), 'the example query is in the page').toBe(true);
+    // The options are embedded as JSON in the page: the header editor's text is a JSON string in it.
+    const headers = JSON.stringify(JSON.stringify({ 'x-upstream-stats': '1' }, null, 2));
+    expect(html.includes(headers), `the page sets the headers ${headers}`).toBe(true);
+
+    const sizes: string[] = [`identity ${kB(plain.body.length)}`];
+    // Chromium's header; and one where q-values make deflate the choice.
+    for (const [accept, expected] of [['gzip, deflate, br, zstd', 'gzip'], ['gzip;q=0.5, deflate', 'deflate']] as const) {
+      const response = await raw(h.url, { headers: { accept: HTML, 'accept-encoding': accept } });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-encoding']).toBe(expected);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['content-length']).toBeUndefined();
+      expect(decode(response) === html, `the ${expected} body decodes to the page`).toBe(true);
+      expect(response.body.length).toBeLessThan(plain.body.length / 3);
+      sizes.push(`${expected} ${kB(response.body.length)}`);
+    }
+    // Brotli alone is not offered (its stream compressor would take seconds of CPU on this page).
+    const brOnly = await raw(h.url, { headers: { accept: HTML, 'accept-encoding': 'br' } });
+    expect(brOnly.headers['content-encoding']).toBeUndefined();
+    expect(brOnly.body.length).toBe(plain.body.length);
+    console.log(`GraphiQL page: ${sizes.join(', ')}`);
+  });
+
+  it('compresses a large answer, which decodes to the identity answer; small answers stay as they are', async () => {
+    const body = JSON.stringify({ query: LARGE_QUERY });
+    const post = (headers: Record<string, string>) =>
+      raw(h.url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } });
+    const plain = await post({});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = JSON.parse(plain.body.toString('utf8'));
+    expect(expected.errors).toBeUndefined();
+    expect(expected.data.tenant.resources.nodes).toHaveLength(100);
+
+    const gzip = await post({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(decode(gzip))).toEqual(expected);
+    expect(gzip.body.length).toBeLessThan(plain.body.length / 3);
+    const deflate = await post({ 'accept-encoding': 'deflate' });
+    expect(deflate.headers['content-encoding']).toBe('deflate');
+    expect(JSON.parse(decode(deflate))).toEqual(expected);
+    const refused = await post({ 'accept-encoding': 'gzip;q=0, identity' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    console.log(`100 resources as JSON: identity ${kB(plain.body.length)}, gzip ${kB(gzip.body.length)}, deflate ${kB(deflate.body.length)}`);
+
+    const small = JSON.stringify({ query: '{ __typename }' });
+    const tiny = await raw(h.url, {
+      method: 'POST',
+      body: small,
+      headers: { 'content-type': 'application/json', 'content-length': String(small.length), 'accept-encoding': 'gzip' },
+    });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(tiny.body.toString('utf8'))).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('does not inflate compressed request bodies (MAX_BODY_BYTES counts the bytes sent)', async () => {
+    const body = zlib.gzipSync(JSON.stringify({ query: '{ __typename }' }));
+    const response = await raw(h.url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.body.toString('utf8')).not.toContain('"__typename":"Query"');
+  });
+
+  it('negotiates Accept-Encoding with q-values and *', () => {
+    expect(negotiateEncoding(null)).toBeNull();
+    expect(negotiateEncoding('')).toBeNull();
+    expect(negotiateEncoding('identity')).toBeNull();
+    expect(negotiateEncoding('br')).toBeNull();
+    expect(negotiateEncoding('br, gzip')).toBe('gzip');
+    expect(negotiateEncoding('deflate, gzip')).toBe('gzip');
+    expect(negotiateEncoding('GZIP;q=0.2, deflate;q=0.8')).toBe('deflate');
+    expect(negotiateEncoding('gzip;q=0, deflate;q=0')).toBeNull();
+    expect(negotiateEncoding('*')).toBe('gzip');
+    expect(negotiateEncoding('*, gzip;q=0')).toBe('deflate');
+  });
+});
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.log('GraphiQL browser test skipped: Debian chromium is not installed (apt-get install -y chromium)');
+
+describe.skipIf(!hasChromium)('GraphiQL in headless Chromium', () => {
+  let context: BrowserContext | undefined;
+  let userDataDir = '';
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  });
+
+  it('opens from / with the example and the header, loads nothing from outside, and running it shows data and the upstream cost', async () => {
+    userDataDir = await mkdtemp(path.join(tmpdir(), 'graphiql-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1600, height: 1000 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+
+    const landing = await page.goto(`${origin}/`, { waitUntil: 'load', timeout: 30_000 });
+    expect(landing?.url()).toBe(`${origin}/graphql`);
+    expect(await landing?.headerValue('content-encoding')).toBe('gzip');
+    const run = page.locator('.graphiql-execute-button');
+    await run.waitFor({ timeout: 30_000 });
+    await expect.poll(() => textOf(page.locator('.graphiql-query-editor'))).toContain('query FirstLook');
+    await expect.poll(() => textOf(page.locator('.graphiql-editor-tool'))).toContain('"x-upstream-stats": "1"');
+
+    const answered = page.waitForResponse((r) => r.url().startsWith(h.url) && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('FirstLook'));
+    await run.click();
+    const response = await answered;
+    expect(response.request().headers()['x-upstream-stats']).toBe('1');
+    const result = await response.json();
+    expect(result.errors).toBeUndefined();
+    expect(result.data.tenant.resources.nodes).toHaveLength(5);
+    expect(result.extensions.upstream.totalCalls).toBeGreaterThan(0);
+
+    // The result pane: data at the top, extensions.upstream at the end (scrolled to).
+    const pane = page.locator('.graphiql-response');
+    const firstHost = result.data.tenant.resources.nodes[0].hostName as string;
+    await expect.poll(() => textOf(pane), { timeout: 10_000 }).toContain(firstHost);
+    await pane.locator('.monaco-editor').click();
+    await page.keyboard.press('Control+End');
+    await expect.poll(() => textOf(pane), { timeout: 10_000 }).toContain('"upstream"');
+    const text = await textOf(pane);
+    expect(text).toContain(`"totalCalls": ${result.extensions.upstream.totalCalls}`);
+    expect(text).toContain(`"estimatedCalls": ${result.extensions.upstream.estimatedCalls}`);
+    expect(text).toContain('"calls"');
+
+    await mkdir(path.dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+    console.log(`GraphiQL screenshot: ${SCREENSHOT}`);
+
+    // Every request stayed on the gateway (blob: URLs are the page's own editor workers).
+    expect(requested.length).toBeGreaterThan(2);
+    const outside = requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    expect(outside).toEqual([]);
+  }, 60_000);
+});
