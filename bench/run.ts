@@ -115,7 +115,8 @@ async function main() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   const agent = new Agent({ connections: config.upstreamMaxInFlight, keepAliveTimeout: 10_000 });
 
-  const page = (await (await fetch(`${sim.url}/api/v2/tenants/client_1/resources/search?pageSize=20`)).json()) as { results: { id: string }[] };
+  // Devices: their detail holds every field scenario (c) selects, as the ideal client assumes.
+  const page = (await (await fetch(`${sim.url}/api/v2/tenants/client_1/resources/search?pageSize=20&queryString=type:DEVICE`)).json()) as { results: { id: string }[] };
   const all = scenarios(page.results.map((r) => r.id));
   const lines: string[] = [];
   const log = (line: string) => {

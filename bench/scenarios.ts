@@ -18,13 +18,13 @@ export function scenarios(ids: string[]): Scenario[] {
     {
       name: 'a',
       description: '100-resource page, hostName only',
-      query: '{ tenant(id: "client_1") { resources(first: 100) { nodes { id hostName } } } }',
+      query: '{ tenant(id: "client_1") { resources(first: 100, orderBy: { field: ID, direction: DESC }) { nodes { id hostName } } } }',
       ideal: { first: searchPath, then: () => [] },
     },
     {
       name: 'b',
       description: 'same page + applications + 24 h availability',
-      query: `{ tenant(id: "client_1") { resources(first: 100) { nodes { id hostName
+      query: `{ tenant(id: "client_1") { resources(first: 100, orderBy: { field: ID, direction: DESC }) { nodes { id hostName
         applications { name version }
         availability(from: ${WINDOW_FROM}, to: ${WINDOW_TO}) { availabilityPercent downtimeSeconds }
       } } } }`,

@@ -13,7 +13,7 @@ import {
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import {
-  loadsFor, readField, toResourceView, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
+  readField, readsFor, toResourceView, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
 } from '../domain/resource.js';
 import { toUpdateBody, validateUpdate, type UpdateResourceInput, type UserError } from '../domain/update.js';
 import { createLoaders, resourceKey, type Loaders, type ResourceKey } from '../loaders/index.js';
@@ -224,15 +224,15 @@ export class InventoryDataSource {
       const fromDetail = readField(read, name);
       if (fromDetail.present) return fromDetail.value;
     }
-    for (const load of loadsFor(name)) {
-      if (load === 'detail' && view.origin !== 'detail' && read === undefined) {
+    for (const load of readsFor(name, view.origin, view.kind)) {
+      if (load === 'detail' && read === undefined) {
         const detail = await this.detail(keyOf(view));
         if (detail === null) return null;
         this.checkClassification(view, detail);
         const fromDetail = readField(detail, name);
         if (fromDetail.present) return fromDetail.value;
       }
-      if (load === 'search' && view.origin !== 'search') {
+      if (load === 'search') {
         const hit = await this.loaders.resourceSearchById.load(keyOf(view));
         const fromHit = hit ? readField(hit, name) : null;
         if (fromHit?.present) return fromHit.value;

@@ -253,6 +253,20 @@ export function loadsFor(field: ResourceFieldName): readonly FieldLoad[] {
   return out;
 }
 
+/**
+ * The reads to try, in order, for a field the record at hand lacks: the field's loads, less the
+ * read that made the record, and less a detail read that cannot help: when the record says its
+ * kind, the detail is read only for a field that kind's form carries (or that no detail form
+ * documents, such as a cloud item's provider id). The run-time reads and the cost estimate both
+ * follow this.
+ */
+export function readsFor(field: ResourceFieldName, origin: ResourceOrigin, kind: ResourceKind | null): FieldLoad[] {
+  return loadsFor(field).filter((load) => {
+    if (load === 'search') return origin !== 'search';
+    return origin !== 'detail' && (kind === null || documents(kind, field) || !DETAIL_FORMS.some((k) => documents(k, field)));
+  });
+}
+
 export interface ResourceView {
   tenantId: string;
   id: string;

@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
-import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
+import { documents, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -23,8 +23,6 @@ export interface CostSettings {
 
 const DETAIL_KINDS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
-/** Whether every detail form documents the field (so a detail read answers it whatever the shape). */
-const inEveryDetail = (name: ResourceFieldName) => DETAIL_KINDS.every((k) => documents(k, name));
 const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource']);
 const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
 
@@ -71,20 +69,37 @@ class Walker {
   }
 
   /**
-   * Upstream calls for one resource reached from `origin`, with this selection, from the
-   * field-source table: a field the origin's documented form lacks costs the reads that supply
-   * it (the detail, a search by id), each at most once per resource.
+   * Upstream calls for one resource reached from `origin`, with this selection: the reads the
+   * run time makes (readsFor, from the field-source table), at most one detail and one search by
+   * id, in the worst case over the kinds the resource may turn out to be. It assumes records
+   * carry their documented keys: a minimal record names its resource type, so an unknown kind
+   * there is not a synthetic check (whose resource type is SYNTHETIC).
    */
   resource(set: SelectionSetNode | undefined, origin: ResourceOrigin): number {
     const fields = this.fields(set);
     const names = new Set(fields.map((f) => f.field.name.value));
     const typeVisible = names.has('__typename') || fields.some((f) => f.on !== null && f.on !== 'Resource');
-    const missing = [...names].filter(isResourceField).filter((n) => (origin === 'detail' ? !inEveryDetail(n) : !documents(origin, n)));
-    let cost = 0;
-    // Minimal records and antivirus references do not say their type: the detail does.
-    const typeNeedsDetail = typeVisible && (origin === 'minimal' || origin === 'antivirus');
-    if (origin !== 'detail' && (typeNeedsDetail || missing.some((n) => loadsFor(n).includes('detail')))) cost += 1;
-    if (origin !== 'search' && missing.some((n) => loadsFor(n).includes('search') && !(origin !== 'detail' && loadsFor(n).includes('detail') && inEveryDetail(n)))) cost += 1;
+    const wanted = [...names].filter(isResourceField);
+    const cases: { known: ResourceKind | null; actual: ResourceKind }[] =
+      origin === 'search' || origin === 'detail'
+        ? DETAIL_KINDS.map((k) => ({ known: k, actual: k }))
+        : [
+            ...DETAIL_KINDS.filter((k) => origin === 'antivirus' || k !== 'synthetic').map((k) => ({ known: null, actual: k })),
+            { known: 'synthetic' as const, actual: 'synthetic' as const },
+          ];
+    let cost = Math.max(...cases.map(({ known, actual }) => {
+      let detail = known === null && typeVisible;
+      let search = false;
+      for (const name of wanted) {
+        if (origin === 'detail' ? documents(actual, name) : documents(origin, name)) continue;
+        for (const load of readsFor(name, origin, known)) {
+          if (load === 'search') { search = true; break; }
+          detail = true;
+          if (documents(actual, name)) break;
+        }
+      }
+      return (detail ? 1 : 0) + (search ? 1 : 0);
+    }));
     if (names.has('applications')) cost += 1;
     const availability = fields.filter((f) => f.field.name.value === 'availability');
     for (const f of availability) this.checkWindow(this.arg(f.field, 'from'), this.arg(f.field, 'to'));

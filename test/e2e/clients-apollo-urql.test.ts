@@ -181,9 +181,8 @@ const MORE: DashboardQuery[] = [
   },
   {
     name: 'unpaged list',
-    // Fields that may need a search by id after the detail (location, tags) make the unpaged
-    // list's pre-execution estimate exceed the default limit (it assumes 500 items): see README.
-    query: `query List { tenant(id: "client_2") { id resourceList(state: ALL) { __typename id resourceId hostName ipAddress status } } }`,
+    query: `query List { tenant(id: "client_2") { id resourceList(state: ALL) { __typename id resourceId hostName ipAddress location { ...Place } } } }
+      fragment Place on Location { number name city }`,
     variables: () => ({}),
   },
 ];

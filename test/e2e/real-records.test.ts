@@ -146,9 +146,10 @@ describe('read by presence, not by form', () => {
     records = { search: { ...searchHit, type: 'EBS' }, detail: general };
     upstream.reset();
     const before = gw.logs.length;
-    const res = await gw.query(T('resources(first: 1) { nodes { __typename osName location { name } } }'));
+    const res = await gw.query(T('resources(first: 1) { nodes { __typename status location { name } } }'));
     expect(res.errors).toBeUndefined();
-    expect(res.data!.tenant.resources.nodes[0]).toEqual({ __typename: 'DeviceResource', osName: 'Debian 12', location: { name: 'Lab' } });
+    expect(res.data!.tenant.resources.nodes[0]).toEqual({ __typename: 'DeviceResource', status: 'UP', location: { name: 'Lab' } });
+    expect(upstream.calls).toEqual({ search: 1, detail: 1 });
     const warnings = gw.logs.slice(before).filter((l) => l.includes('contradicts its type'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('"fromDetail":"general"');
@@ -228,11 +229,18 @@ describe('the simulator sends real records', () => {
     expect(upstreamCalls(h)).toEqual({ detail: 1 });
   });
 
-  it('fills a field of a tenant that sends documented records only by the read that supplies it', async () => {
+  it('fills a field of a tenant that sends documented records only by the read that supplies it, and spends none where none can', async () => {
     h.simulator.resetStats();
-    const res = await h.query('{ tenant(id: "client_2") { resources(first: 5) { nodes { id location { name } } } } }');
+    const res = await h.query('{ tenant(id: "client_2") { resources(first: 10, orderBy: { field: ID, direction: DESC }) { nodes { resourceId type location { name } } } } }');
     expect(res.errors).toBeUndefined();
-    expect(upstreamCalls(h)).toEqual({ search: 1, detail: 5 });
+    const nodes = res.data!.tenant.resources.nodes as { resourceId: string; type: string; location: { name: string } | null }[];
+    const checks = nodes.filter((n) => n.type === 'SYNTHETIC');
+    expect(checks.length).toBeGreaterThan(0);
+    // A synthetic check's detail carries no location: no call is spent on it.
+    for (const n of checks) expect(n.location).toBeNull();
+    const byId = h.simulator.dataset.tenants.get('client_2')!.byId;
+    for (const n of nodes.filter((x) => x.type !== 'SYNTHETIC')) expect(n.location!.name).toBe(byId.get(n.resourceId)!.location.name);
+    expect(upstreamCalls(h)).toEqual({ search: 1, detail: nodes.length - checks.length });
   });
 
   it('asks for applications together with the detail of a lookup (prefetch)', async () => {

@@ -226,10 +226,10 @@ describe('resourceList (minimal)', () => {
     expect(rest.length).toBeGreaterThan(1);
     expect(res.data!.tenant.resourceList).toEqual([...rest].sort(byName).map((r: any) => ({ id: resourceGid(r.id), resourceId: r.id, name: orNull(r.name), hostName: orNull(r.hostName), ipAddress: orNull(r.ipAddress), aliasName: orNull(r.aliasName), resourceName: orNull(r.resourceName), resourceType: orNull(r.resourceType) })));
     expect(upstreamCalls(h)).toEqual({ minimal: 1 });
-    const lazy = await h.query('{ tenant(id: "client_1") { resourceList(filter: { type: "EBS" }) { resourceId status } } }');
+    const lazy = await h.query('{ tenant(id: "client_1") { resourceList(filter: { type: "EBS" }) { resourceId status location { name } } } }');
     const ebs = await h.rest(`client_1/resources/minimal?queryString=${encodeURIComponent('type:EBS')}`);
     const byId = h.simulator.dataset.tenants.get('client_1')!.byId;
-    expect(lazy.data!.tenant.resourceList.map((r: any) => [r.resourceId, r.status])).toEqual([...ebs].sort(byName).map((r: any) => [r.id, byId.get(r.id)!.status]));
+    expect(lazy.data!.tenant.resourceList.map((r: any) => [r.resourceId, r.status, r.location.name])).toEqual([...ebs].sort(byName).map((r: any) => [r.id, byId.get(r.id)!.status, byId.get(r.id)!.location.name]));
   });
 
   it('passes deviceGroupId, deviceTypeId and the state filter', async () => {
