@@ -3,30 +3,20 @@
  * simulator): each is refused, or answered without upstream work, within 50 ms of the gateway's
  * CPU, and /healthz stays fast while ten clients keep sending them. CPU is read from /proc.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayProcess } from '../support/gateway-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 
 let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: root, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
-      if (m) { clearInterval(timer); resolve(m[1]!.replace('localhost', '127.0.0.1')); }
-    }, 20);
-    child.once('exit', () => { clearInterval(timer); reject(new Error('the gateway exited')); });
-  });
+  const gateway = startGatewayProcess({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+  child = gateway.child;
+  url = (await gateway.ready).href.replace('localhost', '127.0.0.1');
 });
 
 afterAll(async () => {

@@ -1,29 +1,9 @@
 /** The gateway as a process: start-up on bad settings, and SIGTERM draining in-flight requests. */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
+import { startGatewayProcess } from '../support/gateway-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
-
-function run(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/server/main.ts'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
-      if (m) { clearInterval(timer); resolve(m[1]!); }
-    }, 20);
-    void exited.then(() => { clearInterval(timer); reject(new Error(`exited: ${stderr}`)); });
-  });
-  ready.catch(() => undefined); // awaited only by tests that expect start-up to succeed
-  return { child, exited, ready, output: () => ({ stdout, stderr }) };
-}
+const run = (env: Record<string, string>) => startGatewayProcess({ LOG_LEVEL: 'warn', ...env });
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -4,40 +4,22 @@
  * in-flight requests finish, the exit code says whether the drain completed, and nothing is left
  * running or listening. Also: no caller input echoed in error extensions.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Agent, Client, request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
+import { startGatewayProcess } from '../support/gateway-process.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function npmStart(env: Record<string, string>) {
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<URL>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /ready at (http:\/\/\S+\/graphql)/.exec(stdout);
-      if (m) { clearInterval(timer); resolve(new URL(m[1]!)); }
-    }, 20);
-    void exited.then(() => { clearInterval(timer); reject(new Error(`exited: ${stderr}`)); });
-  });
-  ready.catch(() => undefined); // awaited only by tests that expect start-up to succeed
-  started.add(child.pid!);
-  void ready.then(() => { for (const pid of descendants(child.pid!)) started.add(pid); }, () => undefined);
-  return { child, exited, ready, output: () => ({ stdout, stderr }) };
+  const gateway = startGatewayProcess({ HOST: '127.0.0.1', PORT: '0', INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'info', ...env }, 'npm start');
+  started.add(gateway.child.pid!);
+  void gateway.ready.then(() => { for (const pid of descendants(gateway.child.pid!)) started.add(pid); }, () => undefined);
+  return gateway;
 }
 
 /** Every process below `pid` (npm -> [sh ->] node), read from /proc. */
