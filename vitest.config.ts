@@ -15,6 +15,7 @@ const LOAD_TESTS = [
   'test/e2e/stay-up-upstream.test.ts',
   'test/e2e/resilience.test.ts',
   'test/e2e/efficiency.test.ts',
+  'test/e2e/defer-stream.test.ts',
 ];
 
 export default defineConfig({
