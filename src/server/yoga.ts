@@ -15,6 +15,7 @@ import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './gra
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { noEchoPlugin } from './no-echo.js';
+import { trustedDocumentsPlugin } from './trusted-documents.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -181,6 +182,8 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
       // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
       useDeferStream(),
       bodyLimitPlugin(config.limits.maxBodyBytes),
+      // TRUSTED_DOCUMENTS: only the manifest's operations, by hash, refused before parsing.
+      ...(config.trustedDocuments ? [trustedDocumentsPlugin(config.trustedDocuments)] : []),
       // A cross-site form post must carry a header that browsers only send after a CORS preflight.
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
