@@ -1,5 +1,7 @@
 /** Environment -> typed settings, read once at start-up. An invalid value stops start-up with one line naming it. */
 
+import { readFileSync } from 'node:fs';
+
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
 export interface GatewayConfig {
@@ -48,6 +50,8 @@ export interface GatewayConfig {
   graphiql: boolean;
   introspection: boolean;
   corsOrigins: string[] | '*' | null;
+  /** TRUSTED_DOCUMENTS: the only operations served (hash to document), or null: any document. */
+  trustedDocuments: ReadonlyMap<string, string> | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -84,6 +88,37 @@ function urlSetting(env: Env, name: string): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`);
   if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials; use INVENTORY_CLIENT_ID/SECRET`);
   return raw.replace(/\/+$/, '');
+}
+
+/** Hashes are compared without the `sha256:` prefix the manifest's keys carry. */
+export const bareHash = (hash: string) => hash.replace(/^sha256:/i, '').toLowerCase();
+
+/** Reads a manifest; throws a message naming what is wrong (the caller names the setting). */
+function loadTrustedDocuments(path: string): ReadonlyMap<string, string> {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read a JSON manifest at '${path}' (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) throw new Error(`'${path}' is not an object of hash to document`);
+  const documents = new Map<string, string>();
+  for (const [hash, document] of Object.entries(manifest)) {
+    if (typeof document !== 'string') throw new Error(`'${path}': the entry '${hash}' is not a document`);
+    documents.set(bareHash(hash), document);
+  }
+  if (documents.size === 0) throw new Error(`'${path}' lists no operation`);
+  return documents;
+}
+
+function trustedDocumentsSetting(env: Env): ReadonlyMap<string, string> | null {
+  const path = env.TRUSTED_DOCUMENTS?.trim();
+  if (!path) return null;
+  try {
+    return loadTrustedDocuments(path);
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_DOCUMENTS must name a persisted-documents manifest: ${(error as Error).message}`);
+  }
 }
 
 export function loadConfig(env: Env = process.env): GatewayConfig {
@@ -160,6 +195,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     graphiql: boolSetting(env, 'GRAPHIQL', !production),
     introspection: boolSetting(env, 'INTROSPECTION', !production),
     corsOrigins: cors === undefined || cors === '' ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim()),
+    trustedDocuments: trustedDocumentsSetting(env),
     logLevel,
   };
 }

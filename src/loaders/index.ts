@@ -35,9 +35,12 @@ class CountingCache<V> extends Map<string, V> {
 
 function loader<K, V>(stats: OperationStats, cacheKeyFn: (key: K) => string, fetchOne: (key: K) => Promise<V>): DataLoader<K, V, string> {
   return new DataLoader<K, V, string>(
-    async (keys) => {
+    // Each key settles on its own (a load resolved with a promise adopts it): a batch shares its
+    // dispatch, not its completion, so a deferred field streams out when its own call completes
+    // instead of when the slowest call of the batch does.
+    (keys) => {
       stats.loaderMisses += keys.length;
-      return Promise.all(keys.map((key) => fetchOne(key).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+      return Promise.resolve(keys.map((key) => fetchOne(key) as unknown as V));
     },
     { cacheKeyFn, cacheMap: new CountingCache<Promise<V>>(stats) },
   );

@@ -1,5 +1,6 @@
 /** createGateway: the Yoga instance (no listening); src/server/main.ts serves it. */
 import { GraphQLError } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
@@ -14,6 +15,7 @@ import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './gra
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { noEchoPlugin } from './no-echo.js';
+import { trustedDocumentsPlugin } from './trusted-documents.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -43,13 +45,74 @@ function upstreamStatsPlugin(): Plugin<GatewayContext> {
     onExecute({ args }) {
       const ctx = args.contextValue as GatewayContext & { request?: Request };
       if (ctx.request?.headers.get('x-upstream-stats') !== '1') return undefined;
+      const withStats = (result: { extensions?: Record<string, unknown> }) =>
+        ({ ...result, extensions: { ...result.extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } } }) as never;
       return {
         onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in Object(result)) return;
-          const single = result as { extensions?: Record<string, unknown> };
-          setResult({ ...(result as object), extensions: { ...single.extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } } } as never);
+          if (!(Symbol.asyncIterator in Object(result))) return setResult(withStats(result as object));
+          // A stream (@defer/@stream): the last payload says what the whole operation cost.
+          return {
+            onNext({ result: payload, setResult: setPayload }) {
+              if ((payload as { hasNext?: boolean }).hasNext === false) setPayload(withStats(payload as object));
+            },
+          };
         },
       };
+    },
+  };
+}
+
+interface RequestSessions {
+  sessions: InventorySession[];
+  /** Streamed results (@defer/@stream) of this request still being delivered. */
+  openStreams: number;
+  /** The response was made (for a stream: its head; the body is still to come). */
+  responded: boolean;
+}
+const requestSessions = new WeakMap<Request, RequestSessions>();
+function stateOf(request: Request): RequestSessions {
+  let state = requestSessions.get(request);
+  if (!state) requestSessions.set(request, (state = { sessions: [], openStreams: 0, responded: false }));
+  return state;
+}
+function endSessions(request: Request, state: RequestSessions): void {
+  for (const session of state.sessions) session.close();
+  requestSessions.delete(request);
+}
+
+/**
+ * The request's upstream sessions end when its answer is complete: their deadline timers are
+ * cleared and nothing of theirs still queued is sent. A single result is complete when the
+ * response is made; a streamed one (@defer/@stream over multipart or SSE) when its last payload
+ * was delivered or the client stopped reading, so deferred fields keep their upstream calls.
+ */
+function sessionEndPlugin(): Plugin {
+  return {
+    onExecute({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      if (!request) return undefined;
+      return {
+        onExecuteDone({ result }) {
+          if (!(Symbol.asyncIterator in Object(result))) return undefined;
+          const state = stateOf(request);
+          state.openStreams++;
+          let ended = false;
+          return {
+            onEnd() {
+              if (ended) return;
+              ended = true;
+              state.openStreams--;
+              if (state.responded && state.openStreams === 0) endSessions(request, state);
+            },
+          };
+        },
+      };
+    },
+    onResponse({ request }) {
+      const state = requestSessions.get(request);
+      if (!state) return;
+      state.responded = true;
+      if (state.openStreams === 0) endSessions(request, state);
     },
   };
 }
@@ -58,27 +121,6 @@ function upstreamStatsPlugin(): Plugin<GatewayContext> {
  * /healthz: the process is up (answered here, before any admission or upstream work).
  * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
  */
-const sessions = new WeakMap<Request, InventorySession[]>();
-function sessionsOf(request: Request): InventorySession[] {
-  let list = sessions.get(request);
-  if (!list) sessions.set(request, (list = []));
-  return list;
-}
-
-/**
- * Once the response is made, the request's upstream sessions end: their deadline timers are
- * cleared and nothing of theirs still queued is sent. (Streamed responses, when they come,
- * must end their sessions when the stream ends instead.)
- */
-function sessionEndPlugin(): Plugin {
-  return {
-    onResponse({ request }) {
-      for (const session of sessions.get(request) ?? []) session.close();
-      sessions.delete(request);
-    },
-  };
-}
-
 function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecycle): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
@@ -130,14 +172,18 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
     context: ({ request }) => {
       const stats = new OperationStats();
       const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats });
-      sessionsOf(request).push(session);
+      stateOf(request).sessions.push(session);
       return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger };
     },
     plugins: [
       ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
       healthPlugin(client, logger, lifecycle),
       sessionEndPlugin(),
+      // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
+      useDeferStream(),
       bodyLimitPlugin(config.limits.maxBodyBytes),
+      // TRUSTED_DOCUMENTS: only the manifest's operations, by hash, refused before parsing.
+      ...(config.trustedDocuments ? [trustedDocumentsPlugin(config.trustedDocuments)] : []),
       // A cross-site form post must carry a header that browsers only send after a CORS preflight.
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
