@@ -49,6 +49,8 @@ export interface GatewayConfig {
   introspection: boolean;
   corsOrigins: string[] | '*' | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Prometheus metrics at /metrics. */
+  metrics: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -161,5 +163,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     introspection: boolSetting(env, 'INTROSPECTION', !production),
     corsOrigins: cors === undefined || cors === '' ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim()),
     logLevel,
+    metrics: boolSetting(env, 'METRICS', true),
   };
 }
