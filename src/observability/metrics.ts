@@ -97,10 +97,19 @@ export class GatewayMetrics {
     this.operationSeconds.observe(labels, seconds);
   }
 
+  /** Bound children per route, method and status: the hot path (one call per upstream attempt) hashes no labels. */
+  private readonly upstreamChildren = new Map<string, { count: { inc(): void }; seconds: { observe(v: number): void } }>();
+
   upstreamRequest(route: string, method: string, status: number, seconds: number): void {
-    const s = String(status);
-    this.upstreamRequests.inc({ route, method, status: s });
-    this.upstreamSeconds.observe({ route, status: s }, seconds);
+    const key = `${route} ${method} ${status}`;
+    let child = this.upstreamChildren.get(key);
+    if (!child) {
+      const s = String(status);
+      child = { count: this.upstreamRequests.labels({ route, method, status: s }), seconds: this.upstreamSeconds.labels({ route, status: s }) };
+      this.upstreamChildren.set(key, child);
+    }
+    child.count.inc();
+    child.seconds.observe(seconds);
   }
 
   retry(route: string, reason: string): void {

@@ -12,7 +12,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span,
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { ConfigError } from '../config.js';
@@ -42,6 +42,23 @@ export function tracesEndpoint(env: Env): string | null {
   return url;
 }
 
+/** OTEL_TRACES_SAMPLER (and _ARG) from the given environment; default parentbased_always_on. */
+export function samplerFrom(env: Env): Sampler {
+  const name = (env.OTEL_TRACES_SAMPLER ?? '').trim() || 'parentbased_always_on';
+  const rawArg = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = rawArg === undefined || rawArg === '' ? 1 : Number(rawArg);
+  if (name.endsWith('traceidratio') && !(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got '${rawArg}'`);
+  switch (name) {
+    case 'always_on': return new AlwaysOnSampler();
+    case 'always_off': return new AlwaysOffSampler();
+    case 'traceidratio': return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_on': return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off': return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio': return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+    default: throw new ConfigError(`OTEL_TRACES_SAMPLER must be always_on, always_off, traceidratio or parentbased_(always_on|always_off|traceidratio), got '${name}'`);
+  }
+}
+
 export class Tracing {
   readonly tracer: Tracer;
   readonly propagator = new W3CTraceContextPropagator();
@@ -51,6 +68,7 @@ export class Tracing {
     const exporter = new OTLPTraceExporter({ url });
     this.provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME?.trim() || 'inventory-graphql-gateway', [ATTR_SERVICE_VERSION]: '0.1.0' }),
+      sampler: samplerFrom(env),
       spanProcessors: [new BatchSpanProcessor(exporter)],
     });
     this.tracer = this.provider.getTracer('inventory-graphql-gateway');

@@ -515,7 +515,7 @@ export class InventorySession {
       telemetry?.metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
       if (span) {
         if (status) span.setAttribute('http.response.status_code', status);
-        if (text !== undefined) span.setAttribute('http.response.body.size', Buffer.byteLength(text));
+        if (text !== undefined && span.isRecording()) span.setAttribute('http.response.body.size', Buffer.byteLength(text));
         if (status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       }

@@ -42,7 +42,8 @@ describe('/metrics', () => {
     expect(sumBy(text, 'graphql_operations_total', 'operation_name')).toMatchObject({ Dashboard: 1, One: 1, anonymous: 3 });
     expect(sumBy(text, 'graphql_operations_total', 'outcome')).toMatchObject({ ok: 3, error: 1 });
     expect(sumBy(text, 'graphql_operations_total', 'operation_type')).toMatchObject({ query: 4, unknown: 1 });
-    expect(text).toMatch(/graphql_operation_duration_seconds_bucket\{le="0.1",operation_name="Dashboard",operation_type="query",outcome="ok"\} 1/);
+    expect(text).toMatch(/graphql_operation_duration_seconds_bucket\{le="\+Inf",operation_name="Dashboard",operation_type="query",outcome="ok"\} 1/);
+    expect(text).toMatch(/graphql_operation_duration_seconds_count\{operation_name="Dashboard",operation_type="query",outcome="ok"\} 1/);
     expect(text).toMatch(/^upstream_circuit_breaker_state\{state="closed"\} 1$/m);
     expect(text).toMatch(/^upstream_in_flight 0$/m);
     expect(text).toMatch(/^upstream_scheduler_queued 0$/m);
