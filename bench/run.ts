@@ -18,6 +18,8 @@ import { createGateway } from '../src/server/yoga.js';
 import { noAuth } from '../src/upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../src/upstream/client.js';
 import { scenarios, type Scenario } from './scenarios.js';
+import { GatewayMetrics } from '../src/observability/metrics.js';
+import { createTracing } from '../src/observability/tracing.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
@@ -25,6 +27,13 @@ const REQUESTS = Number(args.get('requests') ?? 60);
 const MEMORY_REQUESTS = Number(args.get('memory') ?? 2000);
 const PER_OPERATION = 16;
 const THROUGHPUT_SECONDS = Number(args.get('seconds') ?? 5);
+/**
+ * --overhead: also compare (b)'s throughput with metrics, tracing (exported to a local OTLP
+ * receiver) and the access log all on against all off, alternating ROUNDS runs of each;
+ * --overhead=only runs just that comparison.
+ */
+const OVERHEAD = args.get('overhead');
+const ROUNDS = Number(args.get('rounds') ?? 3);
 
 const median = (xs: number[]) => percentile(xs, 50);
 function percentile(xs: number[], p: number): number {
@@ -104,12 +113,95 @@ async function throughput(url: string, scenario: Scenario, connections: number, 
   return { rps: round(result.requests.total / elapsed), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+/** An OTLP/HTTP receiver that accepts and drops spans (what a collector costs the gateway: the export). */
+async function startOtlpSink(): Promise<{ url: string; spans: () => number; close: () => void }> {
+  let requests = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans: () => requests, close: () => server.close() };
+}
+
+type Mode = 'off' | 'metrics' | 'all' | 'all-sampled';
+const MODES: Record<Mode, string> = {
+  off: 'all off',
+  metrics: 'metrics + access log (the default)',
+  all: 'metrics + access log + tracing, every trace',
+  'all-sampled': 'metrics + access log + tracing, 10% of traces (parentbased_traceidratio 0.1)',
+};
+
+/** A gateway on its own port, with the observability of `mode` (the access log at info goes to a null sink). */
+async function startGateway(simUrl: string, mode: Mode, otlpUrl: string) {
+  const on = mode !== 'off';
+  const env = { INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: on ? 'info' : 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), METRICS: String(on) };
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel, () => {});
+  const dispatcher = createDispatcher(config);
+  const metrics = on ? new GatewayMetrics() : null;
+  const tracing = mode === 'all' || mode === 'all-sampled'
+    ? createTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, ...(mode === 'all-sampled' ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } : {}) })
+    : null;
+  const client = new InventoryClient({ baseUrl: simUrl, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
+  const server = http.createServer(createGateway({ config, client, logger }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await tracing?.shutdown();
+      await dispatcher.close();
+    },
+  };
+}
+
+async function overhead(simUrl: string, scenario: Scenario, log: (line: string) => void): Promise<void> {
+  const sink = await startOtlpSink();
+  const modes = (args.get('modes') ?? 'off,metrics,all,all-sampled').split(',') as Mode[];
+  const gateways = await Promise.all(modes.map((mode) => startGateway(simUrl, mode, sink.url)));
+  log('');
+  log(`Observability overhead, (${scenario.name}) with 4 connections, ${ROUNDS} rounds of ${THROUGHPUT_SECONDS} s per mode, modes alternating (medians; CPU: this process, gateway and load generator, per request):`);
+  log('| latency | observability | req/s (each round) | req/s vs off | CPU ms per request | CPU vs off |');
+  log('|---|---|---|---|---|---|');
+  const pct = (x: number, y: number) => `${y >= x ? '+' : ''}${round(((y - x) / x) * 100, 1)}%`;
+  for (const latency of LATENCIES) {
+    await simConfig(simUrl, { latencyMs: latency, jitterMs: 0 });
+    for (const g of gateways) await timeGateway(g.url, scenario, 5);
+    const rps = modes.map((): number[] => []);
+    const cpu = modes.map((): number[] => []);
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [k, g] of gateways.entries()) {
+        const before = process.cpuUsage();
+        const result = await throughput(g.url, scenario, 4, THROUGHPUT_SECONDS);
+        const used = process.cpuUsage(before);
+        rps[k]!.push(result.rps);
+        cpu[k]!.push(round((used.user + used.system) / 1000 / Math.max(1, result.rps * THROUGHPUT_SECONDS), 2));
+      }
+    }
+    const base = { rps: median(rps[0]!), cpu: median(cpu[0]!) };
+    for (const [k, mode] of modes.entries()) {
+      const r = median(rps[k]!);
+      const c = median(cpu[k]!);
+      log(`| ${latency} ms | ${MODES[mode]} | ${r} (${rps[k]!.join(', ')}) | ${k === 0 ? '' : pct(base.rps, r)} | ${c} | ${k === 0 ? '' : pct(base.cpu, c)} |`);
+    }
+  }
+  log(`(OTLP export requests received by the sink: ${sink.spans()})`);
+  for (const g of gateways) await g.close();
+  sink.close();
+}
+
 async function main() {
   const sim = await startSimulatorProcess();
   const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION) });
   const logger = createLogger('warn');
   const dispatcher = createDispatcher(config);
-  const client = new InventoryClient({ baseUrl: sim.url, auth: noAuth, settings: config, logger, dispatcher });
+  // The product's defaults: metrics on, tracing off (no OTLP endpoint).
+  const client = new InventoryClient({ baseUrl: sim.url, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics: new GatewayMetrics() } });
   const server = http.createServer(createGateway({ config, client, logger }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -123,6 +215,16 @@ async function main() {
     lines.push(line);
     console.log(line);
   };
+
+  if (OVERHEAD === 'only') {
+    await overhead(sim.url, all[1]!, log);
+    server.closeAllConnections();
+    server.close();
+    await agent.close();
+    await dispatcher.close();
+    sim.stop();
+    return;
+  }
 
   // Simulator speed: one page of 100 search records.
   const simTimes: number[] = [];
@@ -163,6 +265,8 @@ async function main() {
       );
     }
   }
+
+  if (OVERHEAD !== undefined) await overhead(sim.url, all[1]!, log);
 
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc && MEMORY_REQUESTS > 0) {

@@ -53,6 +53,8 @@ export interface GatewayConfig {
   /** TRUSTED_DOCUMENTS: the only operations served (hash to document), or null: any document. */
   trustedDocuments: ReadonlyMap<string, string> | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Prometheus metrics at /metrics. */
+  metrics: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -197,5 +199,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     corsOrigins: cors === undefined || cors === '' ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim()),
     trustedDocuments: trustedDocumentsSetting(env),
     logLevel,
+    metrics: boolSetting(env, 'METRICS', true),
   };
 }

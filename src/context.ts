@@ -2,6 +2,7 @@
 import type { GatewayConfig } from './config.js';
 import type { InventoryDataSource } from './datasource/inventory.js';
 import type { Logger } from './logger.js';
+import type { ObservedOperation } from './observability/plugin.js';
 import type { InventorySession } from './upstream/client.js';
 import type { OperationStats } from './upstream/stats.js';
 
@@ -15,4 +16,6 @@ export interface GatewayContext {
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */
   estimatedUpstreamCalls?: number;
+  /** The operation's span and what the access log and metrics need (src/observability/plugin.ts). */
+  observed?: ObservedOperation;
 }

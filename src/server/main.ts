@@ -7,13 +7,17 @@ import { startSimulator, type Simulator } from '../simulator/app.js';
 import { createUpstreamAuth } from '../upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../upstream/client.js';
 import { createGateway } from './yoga.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { createTracing, type Tracing } from '../observability/tracing.js';
 
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
 const IDLE_LINGER_MS = 1_000;
 
 let config: GatewayConfig;
+let tracing: Tracing | null;
 try {
   config = loadConfig();
+  tracing = createTracing(process.env);
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`Invalid setting: ${error.message}`);
@@ -31,7 +35,8 @@ if (baseUrl === null) {
   baseUrl = simulator.url;
 }
 const dispatcher = createDispatcher(config);
-const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher });
+const metrics = config.metrics ? new GatewayMetrics({ processMetrics: true }) : null;
+const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
 const lifecycle = { draining: false };
 const gateway = createGateway({ config, client, logger, lifecycle });
 /** Responses not yet finished: the in-flight requests a drain waits for. */
@@ -51,7 +56,7 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 server.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const upstream = simulator ? `embedded simulator at ${simulator.url}` : baseUrl;
-  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode})`);
+  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode}, metrics: ${metrics ? '/metrics' : 'off'}, tracing: ${tracing ? tracing.url : 'off'})`);
 });
 
 let stopping = false;
@@ -88,7 +93,7 @@ async function shutdown(signal: string): Promise<void> {
     logger.info('drained', { requests: pending, ms: Date.now() - started });
   }
   // Closing the pools waits for their requests: bounded, since the exit code is already known.
-  const cleanup = Promise.allSettled([client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close()]);
+  const cleanup = Promise.allSettled([tracing?.shutdown(), client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close()]);
   await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   process.exit(cut > 0 ? 1 : 0);
 }

@@ -16,6 +16,9 @@ import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { Observability } from '../observability/plugin.js';
+import type { Tracing } from '../observability/tracing.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -25,6 +28,13 @@ export interface GatewayOptions {
   lifecycle?: Lifecycle;
   /** Admission control; one is made from the config when absent. */
   admission?: AdmissionController;
+  /**
+   * Prometheus metrics (served at /metrics when config.metrics); null: none. The client's
+   * upstream metrics go to the one given to InventoryClient's telemetry: pass the same one.
+   */
+  metrics?: GatewayMetrics | null;
+  /** OpenTelemetry tracing (src/observability/tracing.ts); absent: off. */
+  tracing?: Tracing | null;
 }
 
 export interface Lifecycle {
@@ -144,7 +154,16 @@ function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecy
   };
 }
 
-export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config) }: GatewayOptions): Gateway {
+export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.options.telemetry?.metrics ?? null, tracing = client.options.telemetry?.tracing ?? null }: GatewayOptions): Gateway {
+  const served = config.metrics ? metrics : null;
+  served?.setSources({
+    breakerState: () => client.breakerState,
+    schedulerQueued: () => client.scheduler.queued,
+    schedulerInFlight: () => client.scheduler.inFlight,
+    tokenRequests: () => (client.options.auth as { tokenRequests?: number }).tokenRequests ?? 0,
+    admission: () => admission.stats(),
+  });
+  const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -169,13 +188,16 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
       warn: (...args) => logger.warn(String(args[0] ?? ''), { args: args.slice(1) }),
       error: (...args) => logger.error(String(args[0] ?? ''), { args: args.slice(1) }),
     },
-    context: ({ request }) => {
+    context: ({ request, params }) => {
       const stats = new OperationStats();
-      const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats });
+      const observed = observability.startOperation(request, params, stats);
+      const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats, trace: observed.trace });
       stateOf(request).sessions.push(session);
-      return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger };
+      return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger, observed };
     },
     plugins: [
+      // First: /metrics, the request id, the operation span and the access log see every request.
+      observability.plugin(),
       ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
       healthPlugin(client, logger, lifecycle),
       sessionEndPlugin(),

@@ -71,7 +71,7 @@ export interface SimulatorStats {
   faults: Record<FailureKind | 'hang', number>;
   tokensIssued: number;
   /** Most recent requests (method, route, path with query), oldest first, capped. */
-  requests: { method: string; route: RouteName | 'unknown'; url: string; at: number }[];
+  requests: { method: string; route: RouteName | 'unknown'; url: string; at: number; traceparent?: string }[];
 }
 
 /** A fault injected into the next request of a route (or of any route), for deterministic tests. */
@@ -404,7 +404,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       if (!route) return sendError(res, 404, 'Not found');
       return answer(req, res, route, path, url, body);
     }
-    stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now() });
+    const traceparent = req.headers.traceparent;
+    stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now(), ...(typeof traceparent === 'string' ? { traceparent } : {}) });
     if (stats.requests.length > REQUEST_LOG_CAP) stats.requests.splice(0, stats.requests.length - REQUEST_LOG_CAP);
     if (!route) return sendError(res, ROUTES.some((r) => r.pattern.test(path)) ? 405 : 404, 'Not found');
     stats.calls[route.name] = (stats.calls[route.name] ?? 0) + 1;

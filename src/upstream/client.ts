@@ -16,6 +16,8 @@ import { errorForStatus, gatewayError, parseRetryAfter, safeReason, UpstreamErro
 import { RetryBudget } from './retry-budget.js';
 import { FairScheduler, type Lane } from './scheduler.js';
 import { OperationStats, type RouteName } from './stats.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context, type Tracing } from '../observability/tracing.js';
 
 /**
  * The settings the client reads; maxUpstreamCallsPerOperation is the hard stop behind the cost
@@ -30,6 +32,33 @@ export interface InventoryClientOptions {
   settings: ClientSettings;
   logger: Logger;
   dispatcher?: Dispatcher;
+  /** Metrics and traces of each upstream attempt (src/observability); both optional. */
+  telemetry?: UpstreamTelemetry;
+}
+
+export interface UpstreamTelemetry {
+  metrics?: GatewayMetrics | null;
+  tracing?: Tracing | null;
+}
+
+/** Route templates (span attribute url.template): never an id. */
+export const ROUTE_TEMPLATES: Record<RouteName, string> = {
+  search: '/api/v2/tenants/{tenantId}/resources/search',
+  minimal: '/api/v2/tenants/{tenantId}/resources/minimal',
+  detail: '/api/v2/tenants/{tenantId}/resources/{resourceId}',
+  update: '/api/v2/tenants/{tenantId}/resources/{resourceId}',
+  history: '/api/v2/tenants/{tenantId}/history/resources',
+  historyDetail: '/api/v2/tenants/{tenantId}/history/resources/{resourceId}',
+  antivirus: '/api/v2/tenants/{tenantId}/resources/antivirus/search',
+  applications: '/api/v2/tenants/{tenantId}/resources/{resourceId}/applications',
+  resourceTypes: '/api/v2/tenants/{tenantId}/resourceType/minimal',
+  availability: '/api/v2/tenants/{tenantId}/resources/{resourceId}/availability',
+};
+
+/** Why an attempt is a retry: the failed attempt's HTTP status, else timeout or connection. */
+export function retryReason(error: UpstreamError): string {
+  if (error.status !== null) return String(error.status);
+  return error.code === 'UPSTREAM_TIMEOUT' ? 'timeout' : 'connection';
 }
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -40,6 +69,8 @@ export interface SessionOptions {
   /** Aborts when the GraphQL client disconnects. */
   signal?: AbortSignal;
   stats?: OperationStats;
+  /** The operation's trace context: upstream spans are its children. */
+  trace?: Context;
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -86,6 +117,7 @@ export class InventoryClient {
   /** Parsed once: each call then dispatches by origin and path without parsing a URL. */
   readonly origin: string;
   readonly basePath: string;
+  readonly host: string;
   private readonly ownsDispatcher: boolean;
   private readonly failures: FailureLog;
 
@@ -94,6 +126,7 @@ export class InventoryClient {
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
+    this.host = base.hostname;
     this.scheduler = new FairScheduler(settings.upstreamMaxInFlight);
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ?? createDispatcher(settings);
@@ -341,18 +374,25 @@ export class InventorySession {
     const idempotent = call.method === 'GET';
     const path = `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
     let refreshedAuth = false;
+    /** Attempts made so far (a retry after a token refresh included), and why the next one is made. */
+    let tries = 0;
+    let reason: string | null = null;
     for (let attempt = 0; ; attempt++) {
       this.throwIfStopped(call);
       const authorization = auth.mode === 'none' ? null : await auth.header(this.options.authorization);
       try {
-        return await this.lane.run(() => this.attempt(call, path, authorization, attempt === 0), this.signal);
+        const number = ++tries;
+        const why = reason;
+        return await this.lane.run(() => this.attempt(call, path, authorization, attempt === 0, number, why), this.signal);
       } catch (raw) {
         const error = this.classify(raw, call);
         if (error.code === 'UNAUTHENTICATED' && error.status === 401 && !refreshedAuth && (await auth.refresh(authorization))) {
           refreshedAuth = true;
+          reason = 'token-refresh';
           attempt--;
           continue;
         }
+        reason = retryReason(error);
         const fail = (gaveUp: GaveUp): UpstreamError => {
           if (error.code !== 'NOT_FOUND' && error.code !== 'CLIENT_CLOSED_REQUEST') this.client.noteFailure(call.route, error, attempt + 1, gaveUp);
           return error;
@@ -393,8 +433,13 @@ export class InventorySession {
     });
   }
 
-  private async attempt(call: Call, path: string, authorization: string | null, first: boolean): Promise<unknown> {
-    const { settings } = this.client.options;
+  /**
+   * One upstream request, and the one place it is observed: a client span (child of the
+   * operation's span, its traceparent sent upstream), the request and retry metrics.
+   * `number` counts the call's attempts from 1; `retryOf` says why this one is a retry.
+   */
+  private async attempt(call: Call, path: string, authorization: string | null, first: boolean, number: number, retryOf: string | null): Promise<unknown> {
+    const { settings, telemetry } = this.client.options;
     // The lane checked the deadline when this call's turn came; this is the last check before sending.
     this.throwIfStopped(call);
     const budget = settings.maxUpstreamCallsPerOperation;
@@ -419,9 +464,27 @@ export class InventorySession {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(call.body);
     }
+    const tracing = telemetry?.tracing;
+    const span = tracing?.tracer.startSpan(`${call.method} ${call.route}`, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': call.method,
+        'url.template': ROUTE_TEMPLATES[call.route],
+        'server.address': this.client.host,
+        'inventory.route': call.route,
+        'inventory.tenant': call.tenantId,
+        'gateway.attempt': number,
+        'http.request.resend_count': number - 1,
+        // No response cache yet: every upstream call is a miss (DataLoader hits make no call).
+        'gateway.cache': 'miss',
+        ...(retryOf ? { 'gateway.retry_reason': retryOf } : {}),
+      },
+    }, this.options.trace);
+    if (span && tracing) tracing.inject(trace.setSpan(this.options.trace ?? ROOT, span), headers);
+    if (retryOf && telemetry?.metrics) telemetry.metrics.retry(call.route, retryOf);
     const started = performance.now();
-    let text: string;
-    let status: number;
+    let text: string | undefined;
+    let status = 0;
     let retryAfter: string | string[] | undefined;
     try {
       const response = await this.client.dispatcher.request({
@@ -441,9 +504,21 @@ export class InventorySession {
       // Our own abort (deadline, disconnect) says nothing about the upstream.
       if (this.signal.aborted) this.client.breaker.release(permit);
       else this.client.breaker.failure(permit);
+      if (span) {
+        span.setAttribute('error.type', (error as { code?: string }).code ?? (error as Error).name ?? 'Error');
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       throw error;
     } finally {
-      this.stats.recordCall(call.route, performance.now() - started);
+      const ms = performance.now() - started;
+      this.stats.recordCall(call.route, ms);
+      telemetry?.metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
+      if (span) {
+        if (status) span.setAttribute('http.response.status_code', status);
+        if (text !== undefined && span.isRecording()) span.setAttribute('http.response.body.size', Buffer.byteLength(text));
+        if (status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      }
     }
     if (status >= 500) this.client.breaker.failure(permit);
     else this.client.breaker.success(permit);

@@ -13,6 +13,8 @@ import { createUpstreamAuth } from '../../src/upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../../src/upstream/client.js';
 import { createGateway, type Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
+import { GatewayMetrics } from '../../src/observability/metrics.js';
+import { createTracing, type Tracing } from '../../src/observability/tracing.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   data?: T | null;
@@ -27,6 +29,9 @@ export interface Harness {
   client: InventoryClient;
   url: string;
   logs: string[];
+  metrics: GatewayMetrics | null;
+  /** Set when the env names an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT...). */
+  tracing: Tracing | null;
   query<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
   /** A codegen-typed operation from test/operations: result and variables are checked by tsc. */
   execute<R, V>(document: TypedDocumentNode<R, V>, variables: V, headers?: Record<string, string>): Promise<GraphQLResponse<R>>;
@@ -52,7 +57,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     capturedLogLines.push(line);
   });
   const dispatcher = createDispatcher(config);
-  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher });
+  const metrics = config.metrics ? new GatewayMetrics() : null;
+  const tracing = createTracing(options.env ?? {});
+  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
   const gateway = createGateway({ config, client, logger });
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +71,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client,
     url,
     logs,
+    metrics,
+    tracing,
     async query(query, variables, headers = {}) {
       const response = await fetch(url, {
         method: 'POST',
@@ -83,6 +92,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       assertNoSecrets(logs, secretsOf(simulator, config));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await tracing?.shutdown();
       await dispatcher.close();
       await simulator.close();
     },
@@ -96,7 +106,7 @@ export function upstreamCalls(h: Harness): Record<string, number> {
 }
 
 /** Every secret a test stack knows of: configured client secrets and the synthetic checks' credentials. */
-function secretsOf(simulator: Simulator, config: GatewayConfig): string[] {
+export function secretsOf(simulator: Simulator, config: GatewayConfig): string[] {
   const secrets = [config.clientSecret, simulator.settings.auth.clientSecret];
   for (const tenant of simulator.dataset.tenants.values()) {
     for (const r of tenant.resources) {

@@ -1,0 +1,131 @@
+/**
+ * Prometheus metrics (prom-client), served at /metrics. One registry per gateway (not the
+ * process-global one), so that several gateways in one process (tests) keep their own counts.
+ *
+ * Label values are bounded: routes are the client's route names (templates, never ids),
+ * statuses are HTTP status codes, operation names are kept only when they look like a GraphQL
+ * name and only for the first MAX_OPERATION_NAMES distinct ones ('other' after that).
+ * Gauges of the scheduler, breaker, admission control and token requests are read at scrape time.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AdmissionStats } from '../server/admission.js';
+import type { BreakerState } from '../upstream/breaker.js';
+
+export const MAX_OPERATION_NAMES = 200;
+const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+/** What the metrics read at scrape time; set by createGateway. */
+export interface MetricSources {
+  breakerState(): BreakerState;
+  schedulerQueued(): number;
+  schedulerInFlight(): number;
+  tokenRequests(): number;
+  admission(): AdmissionStats;
+}
+
+export type OperationOutcome = 'ok' | 'partial' | 'error';
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly operationNames = new Set<string>();
+  private sources: MetricSources | null = null;
+  private readonly operations: Counter<'operation_name' | 'operation_type' | 'outcome'>;
+  private readonly operationSeconds: Histogram<'operation_name' | 'operation_type' | 'outcome'>;
+  private readonly upstreamRequests: Counter<'route' | 'method' | 'status'>;
+  private readonly upstreamSeconds: Histogram<'route' | 'status'>;
+  private readonly retries: Counter<'route' | 'reason'>;
+  private readonly loaderHits: Counter;
+  private readonly loaderMisses: Counter;
+
+  constructor(options: { processMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+    this.operations = new Counter({ name: 'graphql_operations_total', help: 'GraphQL operations by name, type and outcome (ok, partial: data and errors, error: no data).', labelNames: ['operation_name', 'operation_type', 'outcome'], registers });
+    this.operationSeconds = new Histogram({ name: 'graphql_operation_duration_seconds', help: 'GraphQL operation latency, from the request to the result.', labelNames: ['operation_name', 'operation_type', 'outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.upstreamRequests = new Counter({ name: 'upstream_requests_total', help: 'Upstream HTTP requests (each attempt) by route template, method and HTTP status (0: no response).', labelNames: ['route', 'method', 'status'], registers });
+    this.upstreamSeconds = new Histogram({ name: 'upstream_request_duration_seconds', help: 'Upstream request latency per attempt, by route template and HTTP status.', labelNames: ['route', 'status'], buckets: LATENCY_BUCKETS, registers });
+    this.retries = new Counter({ name: 'upstream_retries_total', help: 'Upstream retries by route and the reason of the failed attempt (HTTP status, timeout, connection).', labelNames: ['route', 'reason'], registers });
+    this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call (no response cache yet).', registers });
+    this.loaderMisses = new Counter({ name: 'graphql_loader_misses_total', help: 'DataLoader misses: loads that went upstream.', registers });
+    // collect() runs with the metric as `this`: the sources are read through this closure.
+    const source = (): MetricSources | null => this.sources;
+    new Gauge({
+      name: 'upstream_circuit_breaker_state', help: 'Circuit breaker: 1 for the current state (closed, open, half-open), 0 for the others.', labelNames: ['state'], registers,
+      collect() {
+        const state = source()?.breakerState() ?? 'closed';
+        for (const s of ['closed', 'open', 'half-open'] as const) this.set({ state: s }, s === state ? 1 : 0);
+      },
+    });
+    new Gauge({ name: 'upstream_scheduler_queued', help: 'Upstream calls waiting for a slot in the fair scheduler.', registers, collect() { this.set(source()?.schedulerQueued() ?? 0); } });
+    new Gauge({ name: 'upstream_in_flight', help: 'Upstream calls in flight.', registers, collect() { this.set(source()?.schedulerInFlight() ?? 0); } });
+    new Counter({
+      name: 'upstream_token_requests_total', help: 'Token requests to the OAuth2 token endpoint (client-credentials mode): the first token and every refresh.', registers,
+      collect() { this.reset(); this.inc(source()?.tokenRequests() ?? 0); },
+    });
+    new Gauge({ name: 'gateway_admission_in_progress', help: 'Upstream call slots claimed by admitted operations.', registers, collect() { this.set(source()?.admission().inProgress ?? 0); } });
+    new Gauge({ name: 'gateway_admission_queued', help: 'Operations waiting for admission.', registers, collect() { this.set(source()?.admission().queued ?? 0); } });
+    new Counter({ name: 'gateway_admission_admitted_total', help: 'Operations admitted.', registers, collect() { this.reset(); this.inc(source()?.admission().admitted ?? 0); } });
+    new Counter({
+      name: 'gateway_admission_shed_total', help: 'Operations shed by admission control, by reason.', labelNames: ['reason'], registers,
+      collect() {
+        this.reset();
+        const shed = source()?.admission().shed;
+        for (const [reason, n] of Object.entries(shed ?? {})) this.inc({ reason }, n);
+      },
+    });
+  }
+
+  setSources(sources: MetricSources): void {
+    this.sources = sources;
+  }
+
+  /** A bounded label value for a client-chosen operation name. */
+  operationLabel(name: string | null | undefined): string {
+    if (!name) return 'anonymous';
+    if (!NAME.test(name)) return 'invalid';
+    if (this.operationNames.has(name)) return name;
+    if (this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    this.operationNames.add(name);
+    return name;
+  }
+
+  operation(name: string | null | undefined, type: string, outcome: OperationOutcome, seconds: number): void {
+    const labels = { operation_name: this.operationLabel(name), operation_type: type, outcome };
+    this.operations.inc(labels);
+    this.operationSeconds.observe(labels, seconds);
+  }
+
+  /** Bound children per route, method and status: the hot path (one call per upstream attempt) hashes no labels. */
+  private readonly upstreamChildren = new Map<string, { count: { inc(): void }; seconds: { observe(v: number): void } }>();
+
+  upstreamRequest(route: string, method: string, status: number, seconds: number): void {
+    const key = `${route} ${method} ${status}`;
+    let child = this.upstreamChildren.get(key);
+    if (!child) {
+      const s = String(status);
+      child = { count: this.upstreamRequests.labels({ route, method, status: s }), seconds: this.upstreamSeconds.labels({ route, status: s }) };
+      this.upstreamChildren.set(key, child);
+    }
+    child.count.inc();
+    child.seconds.observe(seconds);
+  }
+
+  retry(route: string, reason: string): void {
+    this.retries.inc({ route, reason });
+  }
+
+  loader(hits: number, misses: number): void {
+    if (hits > 0) this.loaderHits.inc(hits);
+    if (misses > 0) this.loaderMisses.inc(misses);
+  }
+
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Metrics at /metrics, the request id and the access log, against the gateway on a real port.
+ * (Prometheus scraping it: prometheus.test.ts; the OTLP export: tracing.test.ts.)
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_OPERATION_NAMES } from '../../src/observability/metrics.js';
+import { assertNoSecrets, secretsOf, startHarness, type Harness } from '../support/harness.js';
+import { sumBy } from '../support/metrics-text.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function scrape(harness: Harness): Promise<string> {
+  const res = await fetch(harness.url.replace(/\/graphql$/, '/metrics'));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  return res.text();
+}
+
+async function post(harness: Harness, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(harness.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+const NESTED = `query Dashboard { tenant(id: "client_1") { resources(first: 3) { nodes { hostName applications { name } } } resourceTypes { name } } }`;
+
+describe('/metrics', () => {
+  it('counts upstream calls per route exactly as the simulator saw them, operations by name, type and outcome', async () => {
+    h = await startHarness();
+    await h.query(NESTED);
+    await h.query('query One($t: ID!) { tenant(id: $t) { resources(first: 1) { totalCount } } }', { t: 'client_2' });
+    await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    await h.query('{ tenant(id: "no_such_tenant") { resourceTypes { name } } }');
+    await h.query('{ nope }');
+    const text = await scrape(h);
+    const simulated = h.simulator.stats().calls as Record<string, number>;
+    expect(Object.keys(simulated).length).toBeGreaterThanOrEqual(3);
+    expect(sumBy(text, 'upstream_requests_total', 'route')).toEqual(simulated);
+    expect(sumBy(text, 'upstream_request_duration_seconds_count', 'route')).toEqual(simulated);
+    expect(sumBy(text, 'graphql_operations_total', 'operation_name')).toMatchObject({ Dashboard: 1, One: 1, anonymous: 3 });
+    expect(sumBy(text, 'graphql_operations_total', 'outcome')).toMatchObject({ ok: 3, error: 1 });
+    expect(sumBy(text, 'graphql_operations_total', 'operation_type')).toMatchObject({ query: 4, unknown: 1 });
+    expect(text).toMatch(/graphql_operation_duration_seconds_bucket\{le="\+Inf",operation_name="Dashboard",operation_type="query",outcome="ok"\} 1/);
+    expect(text).toMatch(/graphql_operation_duration_seconds_count\{operation_name="Dashboard",operation_type="query",outcome="ok"\} 1/);
+    expect(text).toMatch(/^upstream_circuit_breaker_state\{state="closed"\} 1$/m);
+    expect(text).toMatch(/^upstream_in_flight 0$/m);
+    expect(text).toMatch(/^upstream_scheduler_queued 0$/m);
+    expect(text).toMatch(/^gateway_admission_admitted_total 4$/m);
+    expect(text).toMatch(/^gateway_admission_shed_total\{reason="queue-full"\} 0$/m);
+    expect(text).toMatch(/^graphql_loader_misses_total \d+$/m);
+    // Route templates only: no resource id, no tenant id in any label.
+    expect(text).not.toMatch(/client_1|[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
+  it('counts a retry by route and reason, and the attempts by status', async () => {
+    h = await startHarness();
+    h.simulator.injectFaults({ route: 'resourceTypes', kind: '503' });
+    const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
+    expect(res.errors).toBeUndefined();
+    const text = await scrape(h);
+    expect(sumBy(text, 'upstream_retries_total', 'reason', { route: 'resourceTypes' })).toEqual({ 503: 1 });
+    expect(sumBy(text, 'upstream_requests_total', 'status', { route: 'resourceTypes' })).toEqual({ 200: 1, 503: 1 });
+  });
+
+  it('bounds the operation name label: odd names and names past the first ' + MAX_OPERATION_NAMES + ' share one value', async () => {
+    h = await startHarness();
+    const gateway = h.gateway;
+    await Promise.all(Array.from({ length: MAX_OPERATION_NAMES + 20 }, (_, i) =>
+      Promise.resolve(gateway.fetch('http://gw/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `query N${i} { __typename }` }) })).then((r) => r.text())));
+    const text = await scrape(h);
+    const names = sumBy(text, 'graphql_operations_total', 'operation_name');
+    expect(Object.keys(names).length).toBe(MAX_OPERATION_NAMES + 1);
+    expect(names.other).toBe(20);
+  });
+
+  it('carries no token or secret (client credentials, a refreshed token)', async () => {
+    const auth = { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false };
+    h = await startHarness({ simulator: { auth }, env: { INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw-client', INVENTORY_CLIENT_SECRET: 'gw-secret-value-123' } });
+    expect((await h.query(NESTED)).errors).toBeUndefined();
+    h.simulator.expireTokens();
+    expect((await h.query(NESTED)).errors).toBeUndefined();
+    const text = await scrape(h);
+    expect(text).toMatch(/^upstream_token_requests_total 2$/m);
+    expect(sumBy(text, 'upstream_retries_total', 'reason')['token-refresh']).toBeGreaterThanOrEqual(1);
+    assertNoSecrets([text], [...secretsOf(h.simulator, h.config), 'gw-secret-value-123']);
+  });
+
+  it('is off with METRICS=false', async () => {
+    h = await startHarness({ env: { METRICS: 'false' } });
+    const res = await fetch(h.url.replace(/\/graphql$/, '/metrics'));
+    expect(res.status).toBe(404);
+    await res.text();
+  });
+});
+
+describe('request id and access log', () => {
+  it('keeps a safe incoming x-request-id, returns it, and puts it in error extensions and the access log', async () => {
+    h = await startHarness();
+    const res = await post(h, { query: '{ tenant(id: "no_such_tenant") { resourceTypes { name } } }', operationName: null }, { 'x-request-id': 'req-42.abc:XYZ_1' });
+    expect(res.headers.get('x-request-id')).toBe('req-42.abc:XYZ_1');
+    const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', requestId: 'req-42.abc:XYZ_1' });
+    const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request' && l.requestId === 'req-42.abc:XYZ_1');
+    expect(line).toMatchObject({ level: 'info', method: 'POST', status: 200, upstreamCalls: 1, upstreamRetries: 0, errorCodes: ['NOT_FOUND'] });
+    expect(typeof line?.durationMs).toBe('number');
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(129)],
+    ['unsafe characters', 'abc def<script>'],
+    ['a header injection attempt', 'abc%0d%0aSet-Cookie:x'],
+    ['empty', ''],
+  ])('replaces an incoming x-request-id that is %s with a generated one', async (_, incoming) => {
+    h = await startHarness();
+    const res = await post(h, { query: 'query Named { __typename }' }, { 'x-request-id': incoming });
+    const id = res.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    await res.text();
+    const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request');
+    expect(line).toMatchObject({ requestId: id, operationName: 'Named', status: 200, upstreamCalls: 0, errorCodes: [] });
+  });
+
+  it('answers a parse error with the request id too (one access log line per request)', async () => {
+    h = await startHarness();
+    const res = await post(h, { query: '{ tenant(' });
+    const id = res.headers.get('x-request-id');
+    const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', requestId: id });
+    expect(h.logs.filter((l) => l.includes('"msg":"request"'))).toHaveLength(1);
+  });
+});
