@@ -87,6 +87,19 @@ describe('/metrics', () => {
     assertNoSecrets([text], [...secretsOf(h.simulator, h.config), 'gw-secret-value-123']);
   });
 
+  it('counts no operation for the GraphiQL page, /healthz or /metrics itself', async () => {
+    h = await startHarness();
+    const page = await fetch(h.url, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    await page.text();
+    await (await fetch(h.url.replace(/\/graphql$/, '/healthz'))).text();
+    await scrape(h);
+    const text = await scrape(h);
+    expect(sumBy(text, 'graphql_operations_total', 'operation_name')).toEqual({});
+    // The access log is of GraphQL requests: Yoga serves the page before any plugin sees the request.
+    expect(h.logs.filter((l) => l.includes('"msg":"request"'))).toHaveLength(0);
+  });
+
   it('is off with METRICS=false', async () => {
     h = await startHarness({ env: { METRICS: 'false' } });
     const res = await fetch(h.url.replace(/\/graphql$/, '/metrics'));
