@@ -128,8 +128,9 @@ export class Observability {
         this.requests.delete(request);
         response.headers.set('x-request-id', observed.id);
         const seconds = (performance.now() - observed.started) / 1000;
-        // A request refused before any operation started (parse error, limits, CSRF) is still one operation.
-        if (observed.operations.length === 0) {
+        // A request refused before any operation started (parse error, limits, CSRF) is still one
+        // operation; a GET of the GraphiQL page is none.
+        if (observed.operations.length === 0 && (observed.processed || response.status >= 400)) {
           const outcome: OperationOutcome = response.status >= 400 || observed.errorCodes.size > 0 ? 'error' : 'ok';
           let span: Span | null = null;
           if (tracing) {

@@ -87,6 +87,19 @@ describe('/metrics', () => {
     assertNoSecrets([text], [...secretsOf(h.simulator, h.config), 'gw-secret-value-123']);
   });
 
+  it('counts no operation for the GraphiQL page, /healthz or /metrics itself', async () => {
+    h = await startHarness();
+    const page = await fetch(h.url, { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    await page.text();
+    await (await fetch(h.url.replace(/\/graphql$/, '/healthz'))).text();
+    await scrape(h);
+    const text = await scrape(h);
+    expect(sumBy(text, 'graphql_operations_total', 'operation_name')).toEqual({});
+    // The access log is of GraphQL requests: Yoga serves the page before any plugin sees the request.
+    expect(h.logs.filter((l) => l.includes('"msg":"request"'))).toHaveLength(0);
+  });
+
   it('is off with METRICS=false', async () => {
     h = await startHarness({ env: { METRICS: 'false' } });
     const res = await fetch(h.url.replace(/\/graphql$/, '/metrics'));
@@ -120,6 +133,22 @@ describe('request id and access log', () => {
     await res.text();
     const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request');
     expect(line).toMatchObject({ requestId: id, operationName: 'Named', status: 200, upstreamCalls: 0, errorCodes: [] });
+  });
+
+  it('logs a batch as one line naming its operations, and counts each operation', async () => {
+    h = await startHarness();
+    const res = await post(h, [
+      { query: 'query First { tenant(id: "client_2") { resourceTypes { name } } }' },
+      { query: 'query Second { tenant(id: "no_such_tenant") { resourceTypes { name } } }' },
+    ]);
+    const id = res.headers.get('x-request-id');
+    const body = (await res.json()) as { errors?: { extensions: Record<string, unknown> }[] }[];
+    expect(body[1]?.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', requestId: id });
+    const line = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === 'request');
+    expect(line).toMatchObject({ requestId: id, operations: ['First', 'Second'], upstreamCalls: 2, errorCodes: ['NOT_FOUND'] });
+    const text = await scrape(h);
+    expect(sumBy(text, 'graphql_operations_total', 'operation_name', { outcome: 'ok' })).toEqual({ First: 1 });
+    expect(sumBy(text, 'graphql_operations_total', 'operation_name', { outcome: 'partial' })).toEqual({ Second: 1 });
   });
 
   it('answers a parse error with the request id too (one access log line per request)', async () => {
