@@ -195,7 +195,9 @@ describe('no echo of caller input in error extensions', () => {
     expect(result.errors.length).toBeGreaterThan(0);
     for (const error of result.errors) {
       expect(error.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(Object.keys(error.extensions ?? {})).toEqual(['code']);
+      // The code, and the request id the gateway made (the caller sent none): nothing of the body.
+      expect(Object.keys(error.extensions ?? {})).toEqual(['code', 'requestId']);
+      expect(error.extensions?.requestId).toBe(response.headers.get('x-request-id'));
       expect(JSON.stringify(error.extensions)).not.toContain('ECHO_MARKER');
       expect(error.message).not.toContain('ECHO_MARKER');
     }
