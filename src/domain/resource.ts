@@ -236,7 +236,8 @@ export const RESOURCE_FIELDS = {
 export type ResourceFieldName = keyof typeof RESOURCE_FIELDS;
 export type ResourceFields = { [K in ResourceFieldName]: ReturnType<(typeof RESOURCE_FIELDS)[K]['read']> };
 
-const DETAIL_FORMS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
+/** The three detail forms, one per concrete type. */
+export const DETAIL_FORMS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
 
 /** Whether a record of this form documents the field. */
 export function documents(form: RecordForm, field: ResourceFieldName): boolean {

@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
-import { documents, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
+import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -21,7 +21,6 @@ export interface CostSettings {
   resourceTypeCount: number;
 }
 
-const DETAIL_KINDS: readonly ResourceKind[] = ['general', 'device', 'synthetic'];
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
 const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource']);
 const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
@@ -82,9 +81,9 @@ class Walker {
     const wanted = [...names].filter(isResourceField);
     const cases: { known: ResourceKind | null; actual: ResourceKind }[] =
       origin === 'search' || origin === 'detail'
-        ? DETAIL_KINDS.map((k) => ({ known: k, actual: k }))
+        ? DETAIL_FORMS.map((k) => ({ known: k, actual: k }))
         : [
-            ...DETAIL_KINDS.filter((k) => origin === 'antivirus' || k !== 'synthetic').map((k) => ({ known: null, actual: k })),
+            ...DETAIL_FORMS.filter((k) => origin === 'antivirus' || k !== 'synthetic').map((k) => ({ known: null, actual: k })),
             { known: 'synthetic' as const, actual: 'synthetic' as const },
           ];
     let cost = Math.max(...cases.map(({ known, actual }) => {

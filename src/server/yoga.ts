@@ -160,7 +160,7 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
     breakerState: () => client.breakerState,
     schedulerQueued: () => client.scheduler.queued,
     schedulerInFlight: () => client.scheduler.inFlight,
-    tokenRequests: () => (client.options.auth as { tokenRequests?: number }).tokenRequests ?? 0,
+    tokenRequests: () => client.options.auth.tokenRequests ?? 0,
     admission: () => admission.stats(),
   });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });

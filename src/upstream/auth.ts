@@ -16,6 +16,8 @@ export interface UpstreamAuth {
   refresh(refused: string | null): Promise<boolean>;
   /** Readiness: can a header be produced at all? */
   check(): Promise<void>;
+  /** Token requests made so far (client credentials); absent where none are made. */
+  readonly tokenRequests?: number;
 }
 
 export const noAuth: UpstreamAuth = {

@@ -131,10 +131,11 @@ export class InventoryClient {
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher = options.dispatcher ?? createDispatcher(settings);
     this.retryBudget = new RetryBudget({ percent: settings.retryBudgetPercent ?? 50, minPerSecond: settings.retryBudgetMinPerSecond ?? 10 });
+    const cooldownMs = settings.breakerCooldownMs ?? 1_000;
     this.breaker = new CircuitBreaker({
       failureThreshold: settings.breakerFailureThreshold ?? 20,
-      cooldownMs: settings.breakerCooldownMs ?? 1_000,
-      onStateChange: (change) => logBreakerChange(logger, change, settings.breakerCooldownMs ?? 1_000),
+      cooldownMs,
+      onStateChange: (change) => logBreakerChange(logger, change, cooldownMs),
     });
     this.failures = new FailureLog(logger);
   }
