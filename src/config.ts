@@ -4,6 +4,47 @@ import { readFileSync } from 'node:fs';
 
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
+/** Routes the response cache keeps, and availability windows that are over. */
+export type CachedRoute = 'search' | 'minimal' | 'detail' | 'applications' | 'history' | 'historyDetail' | 'antivirus' | 'resourceTypes' | 'availability' | 'availabilityPast';
+
+export interface CacheSettings {
+  /** How long an answer is fresh, per route; 0: that route is not cached. */
+  ttlMs: Record<CachedRoute, number>;
+  /** After its TTL, an entry is still served this long while one background call refreshes it. */
+  staleWhileRevalidateMs: number;
+  /** After its TTL, an entry is served this long when the upstream fails (flagged in the answer). */
+  staleIfErrorMs: number;
+  /** The in-process level's memory, in bytes (LRU). */
+  maxBytes: number;
+  /** Keys of passthrough callers are an HMAC of their credential with this secret. */
+  scopeSecret: string;
+}
+
+export interface RedisSettings {
+  url: string;
+  keyPrefix: string;
+  /** A Redis command slower than this counts as a failure (the in-process cache answers). */
+  timeoutMs: number;
+}
+
+/**
+ * TTL defaults: resource types change rarely; a detail, applications and history records are
+ * read often and change now and then; searches and the minimal list are short (they change with
+ * every record); an availability window that is over cannot change.
+ */
+const TTL_DEFAULTS_S: Record<CachedRoute, [env: string, seconds: number]> = {
+  search: ['CACHE_TTL_SEARCH_S', 5],
+  minimal: ['CACHE_TTL_MINIMAL_S', 5],
+  detail: ['CACHE_TTL_DETAIL_S', 30],
+  applications: ['CACHE_TTL_APPLICATIONS_S', 60],
+  history: ['CACHE_TTL_HISTORY_S', 60],
+  historyDetail: ['CACHE_TTL_HISTORY_DETAIL_S', 300],
+  antivirus: ['CACHE_TTL_ANTIVIRUS_S', 60],
+  resourceTypes: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600],
+  availability: ['CACHE_TTL_AVAILABILITY_S', 60],
+  availabilityPast: ['CACHE_TTL_AVAILABILITY_PAST_S', 86_400],
+};
+
 export interface GatewayConfig {
   port: number;
   host: string;
@@ -55,6 +96,10 @@ export interface GatewayConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
+  /** The upstream response cache (src/upstream/response-cache.ts); null: off (CACHE=false). */
+  cache: CacheSettings | null;
+  /** REDIS_URL: the fleet's shared cache level and token store; null: in-process only. */
+  redis: RedisSettings | null;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +121,34 @@ function boolSetting(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+function cacheSetting(env: Env): CacheSettings | null {
+  if (!boolSetting(env, 'CACHE', true)) return null;
+  const ttlMs = {} as Record<CachedRoute, number>;
+  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, [string, number]][]) {
+    ttlMs[route] = intSetting(env, name, seconds, 0, 30 * 86_400) * 1000;
+  }
+  return {
+    ttlMs,
+    staleWhileRevalidateMs: intSetting(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 10, 0, 86_400) * 1000,
+    staleIfErrorMs: intSetting(env, 'CACHE_STALE_IF_ERROR_S', 3_600, 0, 7 * 86_400) * 1000,
+    maxBytes: intSetting(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
+    scopeSecret: env.CACHE_SCOPE_SECRET || 'inventory-gateway-cache-scope',
+  };
+}
+
+function redisSetting(env: Env): RedisSettings | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  return { url: raw, keyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'inventory-gateway:', timeoutMs: intSetting(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000) };
 }
 
 function urlSetting(env: Env, name: string): string | null {
@@ -200,5 +273,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     trustedDocuments: trustedDocumentsSetting(env),
     logLevel,
     metrics: boolSetting(env, 'METRICS', true),
+    cache: cacheSetting(env),
+    redis: redisSetting(env),
   };
 }

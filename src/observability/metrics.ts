@@ -34,6 +34,7 @@ export class GatewayMetrics {
   private readonly operations: Counter<'operation_name' | 'operation_type' | 'outcome'>;
   private readonly operationSeconds: Histogram<'operation_name' | 'operation_type' | 'outcome'>;
   private readonly upstreamRequests: Counter<'route' | 'method' | 'status'>;
+  private readonly cacheReads: Counter<'route' | 'result'>;
   private readonly upstreamSeconds: Histogram<'route' | 'status'>;
   private readonly retries: Counter<'route' | 'reason'>;
   private readonly loaderHits: Counter;
@@ -47,7 +48,8 @@ export class GatewayMetrics {
     this.upstreamRequests = new Counter({ name: 'upstream_requests_total', help: 'Upstream HTTP requests (each attempt) by route template, method and HTTP status (0: no response).', labelNames: ['route', 'method', 'status'], registers });
     this.upstreamSeconds = new Histogram({ name: 'upstream_request_duration_seconds', help: 'Upstream request latency per attempt, by route template and HTTP status.', labelNames: ['route', 'status'], buckets: LATENCY_BUCKETS, registers });
     this.retries = new Counter({ name: 'upstream_retries_total', help: 'Upstream retries by route and the reason of the failed attempt (HTTP status, timeout, connection).', labelNames: ['route', 'reason'], registers });
-    this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call (no response cache yet).', registers });
+    this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call.', registers });
+    this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight).', labelNames: ['route', 'result'], registers });
     this.loaderMisses = new Counter({ name: 'graphql_loader_misses_total', help: 'DataLoader misses: loads that went upstream.', registers });
     // collect() runs with the metric as `this`: the sources are read through this closure.
     const source = (): MetricSources | null => this.sources;
@@ -114,6 +116,10 @@ export class GatewayMetrics {
 
   retry(route: string, reason: string): void {
     this.retries.inc({ route, reason });
+  }
+
+  cacheRead(route: string, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {
+    this.cacheReads.inc({ route, result });
   }
 
   loader(hits: number, misses: number): void {

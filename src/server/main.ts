@@ -6,6 +6,7 @@ import { createLogger } from '../logger.js';
 import { startSimulator, type Simulator } from '../simulator/app.js';
 import { createUpstreamAuth } from '../upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../upstream/client.js';
+import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway } from './yoga.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { createTracing, type Tracing } from '../observability/tracing.js';
@@ -36,7 +37,13 @@ if (baseUrl === null) {
 }
 const dispatcher = createDispatcher(config);
 const metrics = config.metrics ? new GatewayMetrics({ processMetrics: true }) : null;
-const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
+// REDIS_URL: the replicas share cached answers, invalidations and the client-credentials token.
+const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
+// Replicas starting together should meet in Redis for the first token; a Redis that is not there
+// within two seconds is not waited for (the in-process cache answers; the store logs it).
+if (shared) await shared.whenConnected(2_000);
+const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
+const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
 const lifecycle = { draining: false };
 const gateway = createGateway({ config, client, logger, lifecycle });
 /** Responses not yet finished: the in-flight requests a drain waits for. */
@@ -56,7 +63,8 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 server.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const upstream = simulator ? `embedded simulator at ${simulator.url}` : baseUrl;
-  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode}, metrics: ${metrics ? '/metrics' : 'off'}, tracing: ${tracing ? tracing.url : 'off'})`);
+  const cache = !config.cache ? 'off' : shared ? 'in-process + Redis' : 'in-process';
+  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode}, cache: ${cache}, metrics: ${metrics ? '/metrics' : 'off'}, tracing: ${tracing ? tracing.url : 'off'})`);
 });
 
 let stopping = false;
@@ -93,7 +101,7 @@ async function shutdown(signal: string): Promise<void> {
     logger.info('drained', { requests: pending, ms: Date.now() - started });
   }
   // Closing the pools waits for their requests: bounded, since the exit code is already known.
-  const cleanup = Promise.allSettled([tracing?.shutdown(), client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close()]);
+  const cleanup = Promise.allSettled([tracing?.shutdown(), client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close(), shared?.close()]);
   await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   process.exit(cut > 0 ? 1 : 0);
 }

@@ -16,6 +16,8 @@ import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
+import { onFinalResult } from './result-extensions.js';
+import { staleDataPlugin } from './stale-data.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { Observability } from '../observability/plugin.js';
 import type { Tracing } from '../observability/tracing.js';
@@ -55,19 +57,7 @@ function upstreamStatsPlugin(): Plugin<GatewayContext> {
     onExecute({ args }) {
       const ctx = args.contextValue as GatewayContext & { request?: Request };
       if (ctx.request?.headers.get('x-upstream-stats') !== '1') return undefined;
-      const withStats = (result: { extensions?: Record<string, unknown> }) =>
-        ({ ...result, extensions: { ...result.extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } } }) as never;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (!(Symbol.asyncIterator in Object(result))) return setResult(withStats(result as object));
-          // A stream (@defer/@stream): the last payload says what the whole operation cost.
-          return {
-            onNext({ result: payload, setResult: setPayload }) {
-              if ((payload as { hasNext?: boolean }).hasNext === false) setPayload(withStats(payload as object));
-            },
-          };
-        },
-      };
+      return onFinalResult((extensions) => ({ ...extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } }));
     },
   };
 }
@@ -213,6 +203,8 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
       upstreamStatsPlugin(),
+      // Answers partly served from the cache after their TTL say so.
+      staleDataPlugin(),
       noEchoPlugin(),
       // Last: it compresses the final response.
       compressionPlugin(),

@@ -3,10 +3,13 @@
  * or `client-credentials` (an OAuth2 token the gateway obtains, caches until shortly before it
  * expires, and refreshes once for all concurrent callers).
  */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { AuthMode } from '../config.js';
 import type { Logger } from '../logger.js';
 import { gatewayError, safeReason } from './errors.js';
+import type { SharedStore } from './shared-store.js';
 
 export interface UpstreamAuth {
   readonly mode: AuthMode;
@@ -49,7 +52,12 @@ export interface ClientCredentialsOptions {
   timeoutMs: number;
   logger: Logger;
   now?: () => number;
+  /** The fleet's store (Redis): one token request for all replicas. */
+  shared?: SharedStore | null;
 }
+
+/** How often a replica waiting for another one's token request looks for the token. */
+const FLEET_POLL_MS = 25;
 
 export class ClientCredentialsAuth implements UpstreamAuth {
   readonly mode = 'client-credentials' as const;
@@ -58,8 +66,18 @@ export class ClientCredentialsAuth implements UpstreamAuth {
   /** Counts token requests, for the upstream stats and tests. */
   tokenRequests = 0;
 
+  /** The token's key in the shared store, and the key of the lock its fetcher holds. */
+  private readonly fleetKey: string;
+  private readonly lockKey: string;
+  /** Tokens rest in the shared store encrypted with a key derived from the client secret. */
+  private readonly sealKey: Buffer;
+
   constructor(private readonly options: ClientCredentialsOptions) {
     options.logger.addSecret(options.clientSecret);
+    const id = createHash('sha256').update(`${options.tokenUrl}\n${options.clientId}`).digest('base64url').slice(0, 22);
+    this.fleetKey = `token:${id}`;
+    this.lockKey = `token-lock:${id}`;
+    this.sealKey = createHash('sha256').update(`inventory-gateway token\n${options.clientSecret}`).digest();
   }
 
   private now(): number {
@@ -76,7 +94,7 @@ export class ClientCredentialsAuth implements UpstreamAuth {
     if (this.cached && this.cached.header !== refused) return true;
     // The first caller to see a 401 for this token drops it; concurrent ones share its request.
     this.cached = null;
-    await this.fetchOnce();
+    await this.fetchOnce(refused);
     return true;
   }
 
@@ -84,14 +102,86 @@ export class ClientCredentialsAuth implements UpstreamAuth {
     await this.header();
   }
 
-  /** Single flight: concurrent callers share one token request. */
-  private fetchOnce(): Promise<CachedToken> {
+  /** Single flight: concurrent callers share one token request (with a shared store, the whole fleet does). */
+  private fetchOnce(refused: string | null = null): Promise<CachedToken> {
     if (!this.pending) {
-      this.pending = this.fetchToken().finally(() => {
+      this.pending = this.obtain(refused).then((token) => (this.cached = token)).finally(() => {
         this.pending = null;
       });
     }
     return this.pending;
+  }
+
+  /**
+   * From the shared store when another replica has a token there; else this replica takes the
+   * lock, requests one and stores it. While another replica holds the lock this one waits for
+   * its token. A slow or failing store is tried again until the token request's own timeout has
+   * passed (a fleet starting cold on busy machines is slow to answer at first); only then, or
+   * when the store is not connected at all, does this replica request a token of its own.
+   */
+  private async obtain(refused: string | null): Promise<CachedToken> {
+    const shared = this.options.shared;
+    if (!shared?.connected) return this.fetchToken();
+    const giveUpAt = this.now() + this.options.timeoutMs + 1_000;
+    const lockId = `${process.pid}-${randomBytes(8).toString('hex')}`;
+    for (;;) {
+      try {
+        const stored = await this.fromFleet(shared, refused);
+        if (stored) return stored;
+        // A lock whose reply was lost (a timeout) may still be ours: the id tells.
+        const held = (await shared.lock(this.lockKey, lockId, this.options.timeoutMs + 1_000).catch(markStoreError))
+          || (await shared.get(this.lockKey).catch(markStoreError)) === lockId;
+        if (held) {
+          try {
+            // Stored by the replica that held the lock just before.
+            const again = await this.fromFleet(shared, refused);
+            if (again) return again;
+            const token = await this.fetchToken();
+            await shared.set(this.fleetKey, this.seal(token), token.expiresAt - this.now()).catch(() => undefined);
+            return token;
+          } finally {
+            await shared.unlock(this.lockKey, lockId).catch(() => undefined);
+          }
+        }
+      } catch (error) {
+        if (!isStoreError(error)) throw error;
+      }
+      if (this.now() >= giveUpAt || !shared.connected) return this.fetchToken();
+      await sleep(FLEET_POLL_MS);
+    }
+  }
+
+  /** A usable token from the shared store; one the upstream refused is removed there. */
+  private async fromFleet(shared: SharedStore, refused: string | null): Promise<CachedToken | null> {
+    const raw = await shared.get(this.fleetKey).catch(markStoreError);
+    const token = raw === null ? null : this.unseal(raw);
+    if (!token || token.expiresAt <= this.now()) return null;
+    if (token.header === refused) {
+      await shared.deleteIf(this.fleetKey, raw!).catch(markStoreError);
+      return null;
+    }
+    this.options.logger.addSecret(token.header.slice(token.header.indexOf(' ') + 1));
+    return token;
+  }
+
+  private seal(token: CachedToken): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKey, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(token), 'utf8'), cipher.final()]);
+    return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+  }
+
+  private unseal(raw: string): CachedToken | null {
+    try {
+      const [iv, tag, body] = raw.split('.').map((part) => Buffer.from(part, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.sealKey, iv!);
+      decipher.setAuthTag(tag!);
+      const token = JSON.parse(Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8')) as CachedToken;
+      return typeof token.header === 'string' && typeof token.expiresAt === 'number' ? token : null;
+    } catch {
+      // Another secret's token, or not one at all.
+      return null;
+    }
   }
 
   private async fetchToken(): Promise<CachedToken> {
@@ -133,11 +223,19 @@ export class ClientCredentialsAuth implements UpstreamAuth {
   }
 }
 
+/** Shared-store failures are told apart from the token endpoint's own errors. */
+class StoreError extends Error {}
+const markStoreError = (error: unknown): never => {
+  throw new StoreError((error as Error).message);
+};
+const isStoreError = (error: unknown) => error instanceof StoreError;
+
 export function createUpstreamAuth(
   config: { authMode: AuthMode; clientId: string | null; clientSecret: string | null; tokenUrl: string | null; upstreamTimeoutMs: number },
   baseUrl: string,
   dispatcher: Dispatcher,
   logger: Logger,
+  shared: SharedStore | null = null,
 ): UpstreamAuth {
   if (config.authMode === 'none') return noAuth;
   if (config.authMode === 'passthrough') return passthroughAuth;
@@ -148,5 +246,6 @@ export function createUpstreamAuth(
     dispatcher,
     timeoutMs: config.upstreamTimeoutMs,
     logger,
+    shared,
   });
 }

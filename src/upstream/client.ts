@@ -12,7 +12,9 @@ import type { GatewayConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamAuth } from './auth.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerState, type BreakerStateChange } from './breaker.js';
-import { errorForStatus, gatewayError, parseRetryAfter, safeReason, UpstreamError, type ErrorCode } from './errors.js';
+import { errorForStatus, gatewayError, operationStop, parseRetryAfter, safeReason, UpstreamError, type ErrorCode } from './errors.js';
+import { cacheScope, ResponseCache, type CacheRequest, type Fetched } from './response-cache.js';
+import type { SharedStore } from './shared-store.js';
 import { RetryBudget } from './retry-budget.js';
 import { FairScheduler, type Lane } from './scheduler.js';
 import { OperationStats, type RouteName } from './stats.js';
@@ -24,7 +26,7 @@ import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context, ty
  * estimate. The budget and breaker settings fall back to the defaults of src/config.ts.
  */
 export type ClientSettings = Pick<GatewayConfig, 'upstreamTimeoutMs' | 'operationTimeoutMs' | 'upstreamRetries' | 'maxRetryAfterMs' | 'upstreamMaxInFlight' | 'upstreamMaxInFlightPerOperation'>
-  & Partial<Pick<GatewayConfig, 'maxUpstreamCallsPerOperation' | 'retryBudgetPercent' | 'retryBudgetMinPerSecond' | 'breakerFailureThreshold' | 'breakerCooldownMs'>>;
+  & Partial<Pick<GatewayConfig, 'maxUpstreamCallsPerOperation' | 'retryBudgetPercent' | 'retryBudgetMinPerSecond' | 'breakerFailureThreshold' | 'breakerCooldownMs' | 'cache'>>;
 
 export interface InventoryClientOptions {
   baseUrl: string;
@@ -34,6 +36,8 @@ export interface InventoryClientOptions {
   dispatcher?: Dispatcher;
   /** Metrics and traces of each upstream attempt (src/observability); both optional. */
   telemetry?: UpstreamTelemetry;
+  /** The fleet's shared level (Redis) under the response cache; absent: in-process only. */
+  shared?: SharedStore | null;
 }
 
 export interface UpstreamTelemetry {
@@ -120,6 +124,8 @@ export class InventoryClient {
   readonly host: string;
   private readonly ownsDispatcher: boolean;
   private readonly failures: FailureLog;
+  /** The upstream response cache (settings.cache), or null when it is off. */
+  readonly cache: ResponseCache | null;
 
   constructor(readonly options: InventoryClientOptions) {
     const { settings, logger } = options;
@@ -138,6 +144,7 @@ export class InventoryClient {
       onStateChange: (change) => logBreakerChange(logger, change, cooldownMs),
     });
     this.failures = new FailureLog(logger);
+    this.cache = settings.cache ? new ResponseCache({ settings: settings.cache, shared: options.shared, logger, metrics: options.telemetry?.metrics }) : null;
   }
 
   /** closed, open (calls refused at once) or half-open (one probe call allowed). */
@@ -234,6 +241,8 @@ interface Call {
   route: RouteName;
   method: 'GET' | 'POST';
   tenantId: string;
+  /** The record the call is about, when it is about one (cache invalidation). */
+  resourceId?: string;
   /** Below /api/v2/tenants/{tenantId}, already encoded. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -261,6 +270,8 @@ export class InventorySession {
   private closed = false;
   /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
   private dispatched = 0;
+  /** Whose cached answers this operation may see (src/upstream/response-cache.ts); null: none. */
+  private readonly cacheScope: string | null;
 
   constructor(private readonly client: InventoryClient, private readonly options: SessionOptions) {
     const { settings } = client.options;
@@ -291,6 +302,7 @@ export class InventorySession {
     this.timer.unref();
     // A queued call is checked once more when its turn comes: past the deadline it is not sent.
     this.lane = client.scheduler.lane(settings.upstreamMaxInFlightPerOperation, { expired: () => this.stopKind() ?? undefined });
+    this.cacheScope = settings.cache ? cacheScope(client.options.auth.mode, options.authorization, settings.cache.scopeSecret) : null;
   }
 
   /**
@@ -313,10 +325,10 @@ export class InventorySession {
     return null;
   }
 
-  private stopError(kind: StopKind, call: Call): UpstreamError {
-    if (kind === 'client') return new UpstreamError('The client closed the request', 'CLIENT_CLOSED_REQUEST', null, false);
-    if (kind === 'closed') return new UpstreamError(`The operation ended before ${call.what} completed`, 'CLIENT_CLOSED_REQUEST', null, false);
-    return new UpstreamError(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT', null, false);
+  private stopError(kind: StopKind, call: Pick<Call, 'what'>): UpstreamError {
+    if (kind === 'client') return operationStop('The client closed the request', 'CLIENT_CLOSED_REQUEST');
+    if (kind === 'closed') return operationStop(`The operation ended before ${call.what} completed`, 'CLIENT_CLOSED_REQUEST');
+    return operationStop(`The operation deadline passed before ${call.what} completed`, 'UPSTREAM_TIMEOUT');
   }
 
   private clearTimer(): void {
@@ -333,17 +345,22 @@ export class InventorySession {
     return this.get({ route: 'minimal', tenantId, path: '/resources/minimal', query, what: 'the minimal resource list' });
   }
   async detail(tenantId: string, resourceId: string) {
-    return this.get({ route: 'detail', tenantId, path: `/resources/${pathSegment(resourceId)}`, what: `resource ${resourceId}` });
+    return this.get({ route: 'detail', tenantId, resourceId, path: `/resources/${pathSegment(resourceId)}`, what: `resource ${resourceId}` });
   }
+  /** The update, then (whatever its outcome) the cached reads it may have changed are dropped everywhere. */
   async update(tenantId: string, resourceId: string, body: Record<string, unknown>) {
-    return this.send({ route: 'update', method: 'POST', tenantId, path: `/resources/${pathSegment(resourceId)}`, body, what: `the update of resource ${resourceId}` });
+    try {
+      return (await this.send({ route: 'update', method: 'POST', tenantId, resourceId, path: `/resources/${pathSegment(resourceId)}`, body, what: `the update of resource ${resourceId}` })).value;
+    } finally {
+      await this.client.cache?.invalidateResource(tenantId, resourceId);
+    }
   }
   async history(tenantId: string, query: { pageNo: number; pageSize: number; queryString: string }) {
     return this.get({ route: 'history', tenantId, path: '/history/resources', query, what: 'the decommissioned resource list' });
   }
   async historyDetail(tenantId: string, resourceId: string, additionalInfo: boolean) {
     return this.get({
-      route: 'historyDetail', tenantId, path: `/history/resources/${pathSegment(resourceId)}`,
+      route: 'historyDetail', tenantId, resourceId, path: `/history/resources/${pathSegment(resourceId)}`,
       query: additionalInfo ? { additionalInfo: true } : {}, what: `decommissioned resource ${resourceId}`,
     });
   }
@@ -351,29 +368,69 @@ export class InventorySession {
     return this.get({ route: 'antivirus', tenantId, path: '/resources/antivirus/search', query, what: 'the antivirus list' });
   }
   async applications(tenantId: string, resourceId: string) {
-    return this.get({ route: 'applications', tenantId, path: `/resources/${pathSegment(resourceId)}/applications`, what: `the applications of resource ${resourceId}` });
+    return this.get({ route: 'applications', tenantId, resourceId, path: `/resources/${pathSegment(resourceId)}/applications`, what: `the applications of resource ${resourceId}` });
   }
   async resourceTypes(tenantId: string) {
     return this.get({ route: 'resourceTypes', tenantId, path: '/resourceType/minimal', what: 'the resource types' });
   }
   async availability(tenantId: string, resourceId: string, startTime: number, endTime: number) {
     return this.get({
-      route: 'availability', tenantId, path: `/resources/${pathSegment(resourceId)}/availability`,
+      route: 'availability', tenantId, resourceId, path: `/resources/${pathSegment(resourceId)}/availability`,
       query: { startTime: String(startTime), endTime: String(endTime) }, what: `the availability of resource ${resourceId}`,
     });
   }
 
   // ---- transport ---------------------------------------------------------------------
 
-  private get(call: Omit<Call, 'method'>): Promise<unknown> {
-    return this.send({ ...call, method: 'GET' });
+  /** A read: through the response cache when it is on (and this caller has a scope), else upstream. */
+  private async get(fields: Omit<Call, 'method'>): Promise<unknown> {
+    const call: Call = { ...fields, method: 'GET' };
+    const cache = this.client.cache;
+    if (!cache || this.cacheScope === null) return (await this.send(call)).value;
+    const request: CacheRequest = {
+      route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: this.pathOf(call), scope: this.cacheScope,
+      windowEnd: call.route === 'availability' ? Number(call.query?.endTime) : undefined,
+    };
+    const stats = this.stats;
+    return cache.read(request, {
+      fetch: () => this.send(call),
+      refresh: () => {
+        // A background session: it outlives this operation's response, with its own deadline.
+        const background = new InventorySession(this.client, { authorization: this.options.authorization });
+        return background.send(call).finally(() => background.close());
+      },
+      wait: (pending) => this.waitFor(pending, call),
+      hit: () => stats.cacheHits++,
+      miss: () => stats.cacheMisses++,
+      coalesced: () => stats.coalesced++,
+      stale: (ageMs, reason) => stats.noteStale({ route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, ageMs, reason }),
+    });
   }
 
-  private async send(call: Call): Promise<unknown> {
+  /** Another operation's call, or this operation's stop error if it stops first. */
+  private waitFor<T>(pending: Promise<T>, call: Call): Promise<T> {
+    const kind = this.stopKind();
+    if (kind) return Promise.reject(this.stopError(kind, call));
+    return new Promise<T>((resolve, reject) => {
+      const signal = this.signal;
+      const onAbort = () => reject(this.stopError(this.stopKind() ?? 'closed', call));
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
+        (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
+      );
+    });
+  }
+
+  private pathOf(call: Call): string {
+    return `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
+  }
+
+  private async send(call: Call): Promise<Fetched> {
     const { settings, auth } = this.client.options;
     const { breaker, retryBudget } = this.client;
     const idempotent = call.method === 'GET';
-    const path = `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
+    const path = this.pathOf(call);
     let refreshedAuth = false;
     /** Attempts made so far (a retry after a token refresh included), and why the next one is made. */
     let tries = 0;
@@ -439,13 +496,13 @@ export class InventorySession {
    * operation's span, its traceparent sent upstream), the request and retry metrics.
    * `number` counts the call's attempts from 1; `retryOf` says why this one is a retry.
    */
-  private async attempt(call: Call, path: string, authorization: string | null, first: boolean, number: number, retryOf: string | null): Promise<unknown> {
+  private async attempt(call: Call, path: string, authorization: string | null, first: boolean, number: number, retryOf: string | null): Promise<Fetched> {
     const { settings, telemetry } = this.client.options;
     // The lane checked the deadline when this call's turn came; this is the last check before sending.
     this.throwIfStopped(call);
     const budget = settings.maxUpstreamCallsPerOperation;
     if (budget !== undefined && this.dispatched >= budget) {
-      throw new UpstreamError(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE', null, false);
+      throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
     }
     const permit = this.client.breaker.acquire();
     if (!permit) throw new CircuitOpenError(call.what);
@@ -476,7 +533,7 @@ export class InventorySession {
         'inventory.tenant': call.tenantId,
         'gateway.attempt': number,
         'http.request.resend_count': number - 1,
-        // No response cache yet: every upstream call is a miss (DataLoader hits make no call).
+        // Cache hits make no call: every upstream call is a miss.
         'gateway.cache': 'miss',
         ...(retryOf ? { 'gateway.retry_reason': retryOf } : {}),
       },
@@ -524,9 +581,9 @@ export class InventorySession {
     if (status >= 500) this.client.breaker.failure(permit);
     else this.client.breaker.success(permit);
     if (status >= 200 && status < 300) {
-      if (text.trim() === '') return null;
+      if (text.trim() === '') return { value: null, text };
       try {
-        return JSON.parse(text) as unknown;
+        return { value: JSON.parse(text) as unknown, text };
       } catch {
         throw new UpstreamError(`The inventory API sent a response for ${call.what} that is not JSON`, 'UPSTREAM_BAD_RESPONSE', status, false);
       }

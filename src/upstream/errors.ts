@@ -30,6 +30,19 @@ export class UpstreamError extends GraphQLError {
   ) {
     super(message, { extensions: { code, ...(status !== null ? { upstreamStatus: status } : {}) } });
   }
+
+  /**
+   * The operation stopped for reasons of its own (its client left, its deadline or call budget ran
+   * out): it says nothing about the upstream, so operations sharing the call try on their own.
+   */
+  local = false;
+}
+
+/** An UpstreamError about the operation itself, not the upstream (see UpstreamError.local). */
+export function operationStop(message: string, code: ErrorCode): UpstreamError {
+  const error = new UpstreamError(message, code, null, false);
+  error.local = true;
+  return error;
 }
 
 /** A 2xx answer whose body is not the documented shape. */

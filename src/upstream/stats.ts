@@ -3,6 +3,16 @@ export type RouteName =
   | 'search' | 'minimal' | 'detail' | 'update' | 'history' | 'historyDetail' | 'antivirus'
   | 'applications' | 'resourceTypes' | 'availability';
 
+/** An answer served from the response cache after its TTL (reported in `extensions.stale`). */
+export interface StaleRead {
+  route: RouteName;
+  tenantId: string;
+  resourceId?: string;
+  ageMs: number;
+  /** revalidating: within stale-while-revalidate; upstream-error: the upstream failed. */
+  reason: 'revalidating' | 'upstream-error';
+}
+
 export class OperationStats {
   readonly calls: Partial<Record<RouteName, number>> = {};
   retries = 0;
@@ -10,6 +20,15 @@ export class OperationStats {
   upstreamMs = 0;
   loaderHits = 0;
   loaderMisses = 0;
+  /** Reads answered by the response cache, reads it sent upstream, reads that shared another operation's call. */
+  cacheHits = 0;
+  cacheMisses = 0;
+  coalesced = 0;
+  readonly staleReads: StaleRead[] = [];
+
+  noteStale(read: StaleRead): void {
+    this.staleReads.push(read);
+  }
 
   recordCall(route: RouteName, ms: number): void {
     this.calls[route] = (this.calls[route] ?? 0) + 1;
@@ -28,6 +47,10 @@ export class OperationStats {
       upstreamMs: Math.round(this.upstreamMs * 10) / 10,
       loaderHits: this.loaderHits,
       loaderMisses: this.loaderMisses,
+      cacheHits: this.cacheHits,
+      cacheMisses: this.cacheMisses,
+      coalesced: this.coalesced,
+      staleReads: this.staleReads.length,
     };
   }
 }

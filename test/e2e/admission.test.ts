@@ -46,7 +46,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('admission control at default settings', () => {
   it('answers an open-loop overload of a slow upstream within the deadline, sheds the excess at once, keeps /healthz fast and memory bounded', async () => {
-    h = await startHarness({ simulator: { latencyMs: 2000 }, env: { LOG_LEVEL: 'info' } });
+    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
+    h = await startHarness({ simulator: { latencyMs: 2000 }, env: { LOG_LEVEL: 'info', CACHE: 'false' } });
     const deadlineMs = h.config.operationTimeoutMs;
     expect(deadlineMs).toBe(30_000);
     const base = h.url.replace(/\/graphql$/, '');
@@ -120,7 +121,8 @@ describe('admission control at default settings', () => {
   }, 60_000);
 
   it('admits a light caller promptly while a heavy caller floods the gateway with expensive operations', async () => {
-    h = await startHarness({ simulator: { latencyMs: 300 } });
+    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
+    h = await startHarness({ simulator: { latencyMs: 300 }, env: { CACHE: 'false' } });
     // 40 concurrent operations of 41 estimated calls (16 slots each) from one caller.
     const heavyQuery = '{ tenant(id: "client_1") { resources(first: 20) { nodes { __typename id applications { name } } } } }';
     const heavy = Array.from({ length: 40 }, () => post(h!.url, heavyQuery, { authorization: 'Bearer heavy-caller' }));

@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => {
   h.simulator.configure({ routeLatencyMs: {} });
-  h.simulator.resetStats();
+  h.resetCounts();
 });
 
 function apollo(): ApolloClient {
@@ -77,7 +77,7 @@ describe('@defer over multipart/mixed with Apollo Client 4', () => {
     expect(plain.data!.tenant.resources.nodes).toHaveLength(50);
 
     h.simulator.configure({ routeLatencyMs: { availability: 500 } });
-    h.simulator.resetStats();
+    h.resetCounts();
     const client = apollo();
     const started = now();
     const emissions: { at: number; rows: Row[]; availabilityCallsDone: number; loading: boolean }[] = [];
@@ -158,7 +158,7 @@ function merge(payloads: any[]): any {
 describe('@defer and @stream over SSE', () => {
   it('streams deferred fields as events; the last payload carries the whole cost; the merge equals the plain answer', async () => {
     const plain = await h.query<Page>(PLAIN, { first: 10 }, { 'x-upstream-stats': '1' });
-    h.simulator.resetStats();
+    h.resetCounts();
     const { status, contentType, payloads } = await sse(DEFERRED, { first: 10 }, { 'x-upstream-stats': '1' });
     expect(status).toBe(200);
     expect(contentType).toMatch(/^text\/event-stream/);

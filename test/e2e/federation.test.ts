@@ -47,7 +47,7 @@ afterAll(async () => {
   await tickets.close();
   await inventory.close();
 });
-beforeEach(() => inventory.simulator.resetStats());
+beforeEach(() => inventory.resetCounts());
 
 describe('federation', () => {
   it('reports the checked-in subgraph SDL', async () => {

@@ -8,7 +8,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 const sample = () => h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'general' && r.aliasName && r.instanceId && r.network[0]?.aliasIp)!;
 const withAccount = () => h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.accountNumber)!;

@@ -14,7 +14,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 const tenant1 = () => h.simulator.dataset.tenants.get('client_1')!;
 const resourceGid = (tenantId: string, id: string) => globalIdOf({ kind: 'Resource', tenantId, id });

@@ -9,7 +9,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 interface Case {
   name: string;

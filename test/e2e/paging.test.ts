@@ -13,7 +13,7 @@ beforeAll(async () => {
   allIds = rest.results.map((r: { id: string }) => r.id);
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 const PAGE = ResourcePageDocument;
 const page = async (vars: Omit<ResourcePageQueryVariables, 'tenant'>) => {
@@ -30,7 +30,7 @@ describe('walking the 500-item tenant', () => {
     let after: string | null | undefined = null;
     let pages = 0;
     for (;;) {
-      h.simulator.resetStats();
+      h.resetCounts();
       const conn = await page({ first: 7, after });
       expect(h.simulator.stats().calls.search).toBeLessThanOrEqual(2);
       seen.push(...conn.edges.map((e) => e.node.resourceId));
@@ -48,7 +48,7 @@ describe('walking the 500-item tenant', () => {
     const seen: string[] = [];
     let before: string | null | undefined = null;
     for (;;) {
-      h.simulator.resetStats();
+      h.resetCounts();
       const conn = await page({ last: 7, before });
       expect(h.simulator.stats().calls.search).toBeLessThanOrEqual(2);
       seen.unshift(...conn.edges.map((e) => e.node.resourceId));
@@ -63,7 +63,7 @@ describe('walking the 500-item tenant', () => {
     expect(conn.edges.map((e) => e.node.resourceId)).toEqual(allIds.slice(-7));
     expect(conn.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(h.simulator.stats().calls).toEqual({ search: 1 });
-    h.simulator.resetStats();
+    h.resetCounts();
     const next = await page({ first: 3, after: conn.edges[0]!.cursor });
     expect(next.edges.map((e) => e.node.resourceId)).toEqual(allIds.slice(494, 497));
   });

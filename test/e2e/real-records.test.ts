@@ -109,19 +109,25 @@ const cases: FormCase[] = [
   },
 ];
 
+/** Each query starts cold: the records change between queries, and what one costs is the point. */
+function fresh(): void {
+  upstream.reset();
+  gw.client.cache?.clear();
+}
+
 describe('read by presence, not by form', () => {
   afterEach(() => upstream.reset());
 
   it.each(cases.map((c) => [c.form, c] as const))('%s: served with no further call; lacking it costs exactly one', async (_name, c) => {
     records = { ...c.records, [c.on]: { ...c.records[c.on], ...c.extra } };
-    upstream.reset();
+    fresh();
     const carried = await gw.query(c.query);
     expect(carried.errors).toBeUndefined();
     expect(c.pick(carried.data)).toEqual(c.expected);
     expect(upstream.calls).toEqual(c.callsWith);
 
     records = c.records;
-    upstream.reset();
+    fresh();
     const lacking = await gw.query(c.query);
     expect(lacking.errors).toBeUndefined();
     expect(upstream.calls).toEqual(c.callsWithout);
@@ -129,7 +135,7 @@ describe('read by presence, not by form', () => {
 
   it('serves a present key with an empty value as known-empty, without a call', async () => {
     records = { search: { ...searchHit, location: null, tags: '', updatedDate: '' }, detail: general };
-    upstream.reset();
+    fresh();
     const res = await gw.query(T('resources(first: 1) { nodes { location { name } tags { name } updatedAt } }'));
     expect(res.data!.tenant.resources.nodes[0]).toEqual({ location: null, tags: [], updatedAt: null });
     expect(upstream.calls).toEqual({ search: 1 });
@@ -137,14 +143,14 @@ describe('read by presence, not by form', () => {
 
   it('ignores unknown and misspelled keys', async () => {
     records = { search: { ...searchHit, hostNmae: 'typo', fancyNewKey: { deep: [1, 2] }, 'weird key': null } };
-    upstream.reset();
+    fresh();
     const res = await gw.query(T('resources(first: 1) { nodes { hostName } }'));
     expect(res).toEqual({ data: { tenant: { resources: { nodes: [{ hostName: 'web-01' }] } } } });
   });
 
   it('logs and counts a detail whose shape contradicts the record type, and still serves its fields', async () => {
     records = { search: { ...searchHit, type: 'EBS' }, detail: general };
-    upstream.reset();
+    fresh();
     const before = gw.logs.length;
     const res = await gw.query(T('resources(first: 1) { nodes { __typename status location { name } } }'));
     expect(res.errors).toBeUndefined();
@@ -180,7 +186,7 @@ describe('the simulator sends real records', () => {
   afterEach(() => h.simulator.configure({ routeLatencyMs: {} }));
 
   it('serves a page of 100 with __typename, update time, tags and location in one call; every type as a detail read gives it', async () => {
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query('{ tenant(id: "client_1") { resources(first: 100, orderBy: { field: ID, direction: DESC }) { nodes { __typename resourceId hostName updatedAt tags { name value } location { name } } } } }');
     expect(res.errors).toBeUndefined();
     expect(upstreamCalls(h)).toEqual({ search: 1 });
@@ -200,7 +206,7 @@ describe('the simulator sends real records', () => {
 
   it('exposes device groups, management profile, MAC, serial, system UID and OS architecture from search hits', async () => {
     const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'general' && r.index % 2 === 0 && r.index % 3 !== 0 && r.index % 5 !== 0)!;
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query(`{ tenant(id: "client_1") { resources(first: 1, filter: { id: "${sim.id}" }) { nodes {
       deviceGroups { name } managementProfile { name type } macAddress serialNumber systemUID osArchitecture clientUniqueId
     } } } }`);
@@ -215,7 +221,7 @@ describe('the simulator sends real records', () => {
 
   it("shows a cloud item's identity, integration install details and provider properties from its short detail", async () => {
     const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.type.startsWith('AZ_'))!;
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query(`{ tenant(id: "client_1") { resource(id: "${sim.id}") {
       __typename name hostName cloudResourceId installedIntegration { integrationName installedBy installedAt } cloud { provider properties }
     } } }`);
@@ -230,7 +236,7 @@ describe('the simulator sends real records', () => {
   });
 
   it('fills a field of a tenant that sends documented records only by the read that supplies it, and spends none where none can', async () => {
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query('{ tenant(id: "client_2") { resources(first: 10, orderBy: { field: ID, direction: DESC }) { nodes { resourceId type location { name } } } } }');
     expect(res.errors).toBeUndefined();
     const nodes = res.data!.tenant.resources.nodes as { resourceId: string; type: string; location: { name: string } | null }[];
@@ -246,7 +252,7 @@ describe('the simulator sends real records', () => {
   it('asks for applications together with the detail of a lookup (prefetch)', async () => {
     const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.appCount > 0)!;
     h.simulator.configure({ routeLatencyMs: { detail: 300, applications: 300 } });
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query(`{ tenant(id: "client_1") { resource(id: "${sim.id}") { id applications { name } } } }`);
     expect(res.errors).toBeUndefined();
     const requests = h.simulator.stats().requests;
@@ -260,7 +266,7 @@ describe('the simulator sends real records', () => {
     const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'general')!;
     // The detail answers late, so the search page is in before the lookup needs its search-only field.
     h.simulator.configure({ routeLatencyMs: { detail: 300 } });
-    h.simulator.resetStats();
+    h.resetCounts();
     const res = await h.query(`{ tenant(id: "client_1") {
       resources(first: 1, filter: { id: "${sim.id}" }) { nodes { id } }
       resource(id: "${sim.id}") { classCode }

@@ -64,8 +64,13 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-/** Search, then the applications of 3 resources: two upstream rounds of 800 ms. */
-const QUERY = '{ tenant(id: "client_1") { resources(first: 3) { nodes { id hostName applications { name } } } } }';
+/**
+ * Search, then the applications of 3 resources: two upstream rounds of 800 ms. Each request asks
+ * for another window of the list, so the response cache cannot answer it and it is in flight.
+ */
+let windows = 0;
+const query = () => `{ tenant(id: "client_1") { resources(first: 3, offset: ${(windows++ * 3) % 480}) { nodes { id hostName applications { name } } } } }`;
+const QUERY = query();
 
 describe('SIGTERM to npm start', () => {
   it('drains 20 clients of load: /readyz 503 at once, Connection: close, no in-flight request fails, exit 0, nothing left', async () => {
@@ -90,7 +95,7 @@ describe('SIGTERM to npm start', () => {
         const r: (typeof requests)[number] = { startedAt: performance.now() };
         requests.push(r);
         try {
-          const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+          const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: query() }) });
           const body = (await res.body.json()) as { data?: { tenant: { resources: { nodes: unknown[] } } }; errors?: unknown };
           r.ok = res.statusCode === 200 && !body.errors && body.data?.tenant.resources.nodes.length === 3;
           r.connection = String(res.headers.connection ?? '');

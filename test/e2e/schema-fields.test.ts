@@ -24,7 +24,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 describe('Query.tenant', () => {
   it('makes no upstream call by itself', async () => {
@@ -267,7 +267,7 @@ describe('decommissioned resources', () => {
     expect(upstreamCalls(h)).toEqual({ history: 1, historyDetail: 3 });
     const id = list.data!.tenant.decommissionedResources.nodes[0].resourceId;
     const rest = await h.rest(`client_1/history/resources/${id}?additionalInfo=true`);
-    h.simulator.resetStats();
+    h.resetCounts();
     const one = await h.query(`{ tenant(id: "client_1") { decommissionedResource(id: "${id}") { id resourceId hostName bios { biosName biosVersion smBiosVersion smBiosMajorVersion smBiosMinorVersion smBiosPresent systemSerial systemModel systemManufacturer }
       networkCards { index name ipAddresses macAddress dhcpEnabled linkMode } physicalDisks { name model manufacturer interfaceType partitions mediaType }
       logicalDisks { name description fileSystem total free monitor utilizationWarningThreshold utilizationCriticalThreshold freeDiskWarningThreshold freeDiskCriticalThreshold }
@@ -284,7 +284,7 @@ describe('decommissioned resources', () => {
     expect(d.videoCards).toEqual(rest.videoCards);
     expect(upstreamCalls(h)).toEqual({ historyDetail: 1 });
     expect(h.simulator.stats().requests[0]!.url).toContain('additionalInfo=true');
-    h.simulator.resetStats();
+    h.resetCounts();
     await h.query(`{ tenant(id: "client_1") { decommissionedResource(id: "${id}") { id hostName } } }`);
     expect(h.simulator.stats().requests[0]!.url).not.toContain('additionalInfo');
   });
@@ -301,7 +301,7 @@ describe('antivirus and resource types', () => {
       resource: { id: resourceGid(a.resource.id), resourceId: a.resource.id, hostName: a.resource.hostName, ipAddress: a.resource.ipAddress, osName: a.resource.osName },
     })));
     expect(upstreamCalls(h)).toEqual({ antivirus: 1 });
-    h.simulator.resetStats();
+    h.resetCounts();
     const lazy = await h.query('{ tenant(id: "client_1") { antivirusDefinitions(first: 3) { nodes { resource { __typename dns } } } } }');
     expect(lazy.data!.tenant.antivirusDefinitions.nodes.every((n: any) => n.resource.__typename === 'GeneralResource' && n.resource.dns)).toBe(true);
     expect(upstreamCalls(h)).toEqual({ antivirus: 1, detail: 3 });

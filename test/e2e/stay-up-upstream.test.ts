@@ -103,7 +103,7 @@ describe('retries under a budget', () => {
     expect(faultFreeCalls).toBe(41);
 
     h.simulator.configure({ failureRate: 0.3, failureKinds: ['503', 'drop'] });
-    h.simulator.resetStats();
+    h.resetCounts();
     const results = await pool(200, 10, (i) => h!.query(PAGE_20, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
     const stats = h.simulator.stats();
     const incomplete = results.filter((res) => res.errors !== undefined || JSON.stringify(res.data) !== JSON.stringify(expected.data));
@@ -121,9 +121,10 @@ describe('retries under a budget', () => {
 
   it('caps the extra load at the retry budget when faults are beyond what retries should absorb', async () => {
     // About the budget alone: the breaker is off so that the 60% fault rate cannot trip it.
-    h = await startHarness({ env: { UPSTREAM_BREAKER_FAILURES: '0', LOG_LEVEL: 'info' } });
+    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
+    h = await startHarness({ env: { UPSTREAM_BREAKER_FAILURES: '0', LOG_LEVEL: 'info', CACHE: 'false' } });
     h.simulator.configure({ failureRate: 0.6, failureKinds: ['503', 'drop'] });
-    h.simulator.resetStats();
+    h.resetCounts();
     const started = performance.now();
     const results = await pool(100, 10, (i) => h!.query(PAGE_5, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
     const seconds = (performance.now() - started) / 1000;
@@ -145,7 +146,8 @@ describe('circuit breaker', () => {
     proxy = new SwitchableProxy();
     const proxyUrl = await proxy.listen();
     // Default settings; LOG_LEVEL at its default (info) for the log volume.
-    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info' } });
+    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
+    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info', CACHE: 'false' } });
     proxy.forwardTo(h.simulator.url);
     const expected = await h.query(PAGE_5);
     expect(expected.errors).toBeUndefined();
@@ -223,7 +225,8 @@ describe('circuit breaker', () => {
   it('makes /readyz fail while the breaker is open, and pass again once the upstream answers', async () => {
     proxy = new SwitchableProxy();
     const proxyUrl = await proxy.listen();
-    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info' } });
+    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
+    h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info', CACHE: 'false' } });
     proxy.forwardTo(h.simulator.url);
     const readyz = () => fetch(h!.url.replace('/graphql', '/readyz')).then((r) => r.status);
     expect(await readyz()).toBe(200);
@@ -276,7 +279,7 @@ describe('the operation deadline', () => {
     h = await startHarness({ env: { OPERATION_TIMEOUT_MS: '2000', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '1' } });
     expect((await h.query('{ tenant(id: "client_1") { id } }')).errors).toBeUndefined(); // warm-up, no upstream call
     h.simulator.configure({ latencyMs: 700 });
-    h.simulator.resetStats();
+    h.resetCounts();
     const stopGc = forceGc ? collectGarbageMeanwhile(gcFunction()) : () => {};
     const startedAt = performance.timeOrigin + performance.now();
     const started = performance.now();
@@ -309,7 +312,7 @@ describe('the operation deadline', () => {
     h = await startHarness({ env: { OPERATION_TIMEOUT_MS: '2000', UPSTREAM_MAX_IN_FLIGHT: '1', ADMISSION_CAPACITY: '100', ADMISSION_CAPACITY_PER_CALLER: '100' } });
     expect((await h.query('{ tenant(id: "client_1") { id } }')).errors).toBeUndefined(); // warm-up, no upstream call
     h.simulator.configure({ latencyMs: 1_000 });
-    h.simulator.resetStats();
+    h.resetCounts();
     const stopGc = collectGarbageMeanwhile(gcFunction());
     try {
       const startedAt = performance.timeOrigin + performance.now();

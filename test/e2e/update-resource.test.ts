@@ -8,7 +8,7 @@ beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(() => h.close());
-beforeEach(() => h.simulator.resetStats());
+beforeEach(() => h.resetCounts());
 
 const general = () => h.simulator.dataset.tenants.get('client_1')!.resources.filter((r) => r.shape === 'general')[3]!;
 

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
 import { createUpstreamAuth } from '../../src/upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../../src/upstream/client.js';
+import { RedisStore } from '../../src/upstream/shared-store.js';
 import { createGateway, type Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
 import { GatewayMetrics } from '../../src/observability/metrics.js';
@@ -37,6 +38,11 @@ export interface Harness {
   execute<R, V>(document: TypedDocumentNode<R, V>, variables: V, headers?: Record<string, string>): Promise<GraphQLResponse<R>>;
   /** Raw REST call to the simulator, for comparing the gateway's answers with the upstream's. */
   rest<T = any>(path: string): Promise<T>;
+  /**
+   * Starts a measurement of what operations cost upstream: the simulator's counts back to zero
+   * and the gateway's response cache empty, so the next operation shows its cold cost.
+   */
+  resetCounts(): void;
   close(): Promise<void>;
 }
 
@@ -59,7 +65,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dispatcher = createDispatcher(config);
   const metrics = config.metrics ? new GatewayMetrics() : null;
   const tracing = createTracing(options.env ?? {});
-  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger), settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
+  const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
+  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger, shared), settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
   const gateway = createGateway({ config, client, logger });
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,12 +95,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const response = await fetch(`${simulator.url}/api/v2/tenants/${path}`, { headers: { 'x-simulator-uncounted': '1' } });
       return (await response.json()) as never;
     },
+    resetCounts() {
+      simulator.resetStats();
+      client.cache?.clear();
+    },
     async close() {
       assertNoSecrets(logs, secretsOf(simulator, config));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await tracing?.shutdown();
       await dispatcher.close();
+      await shared?.close();
       await simulator.close();
     },
   };

@@ -1,0 +1,343 @@
+/**
+ * The upstream response cache: between the loaders and the wire, at the level of upstream GETs,
+ * so differently shaped operations that need the same record share it.
+ *
+ * - Keys are scoped: by the digest of the caller's credential in passthrough, by the gateway's
+ *   own identity otherwise; the tenant and the record are in the request path.
+ * - A TTL per route (src/config.ts), then stale-while-revalidate (the stale entry is served and
+ *   one background call refreshes it) and stale-if-error (served while the upstream fails).
+ * - Invalidation by generation: a key carries the current generation token of what it depends on
+ *   (the resource for a detail read, the tenant's lists for search and minimal reads).
+ *   updateResource replaces those tokens before it returns, so no later read can reach an older
+ *   entry on any replica: with Redis the tokens live there and every dependent read looks them up.
+ * - Two levels: an in-process LRU bounded by bytes, then Redis (SharedStore) when configured.
+ *   Redis failing or slow only costs hits: the in-process level answers on its own.
+ * - Coalescing: identical GETs in flight at the same time (same scope, same generation) share one
+ *   upstream call.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { CacheSettings, CachedRoute } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { UpstreamError } from './errors.js';
+import type { SharedStore } from './shared-store.js';
+import type { RouteName } from './stats.js';
+
+/** A successful upstream answer: parsed, and the text it came as (its size, and what Redis keeps). */
+export interface Fetched { value: unknown; text: string }
+
+export interface CacheRequest {
+  route: RouteName;
+  tenantId: string;
+  /** The record the read is about, when it is about one. */
+  resourceId?: string;
+  /** The encoded upstream path with its query: with the scope, the entry's identity. */
+  path: string;
+  /** From src/upstream/client.ts cacheScope(). */
+  scope: string;
+  /** Availability: the end of the window (epoch seconds); a window over is immutable. */
+  windowEnd?: number;
+}
+
+export type StaleReason = 'revalidating' | 'upstream-error';
+
+/** What the cache tells the operation about a read. */
+export interface CacheReadObserver {
+  hit(): void;
+  miss(): void;
+  coalesced(): void;
+  stale(ageMs: number, reason: StaleReason): void;
+}
+
+export interface CacheReadIo extends CacheReadObserver {
+  /** The upstream call for this operation. */
+  fetch(): Promise<Fetched>;
+  /** The same call outside the operation (a background refresh outlives the response). */
+  refresh(): Promise<Fetched>;
+  /** Waits for another operation's call, or fails when this operation stops first. */
+  wait<T>(pending: Promise<T>): Promise<T>;
+}
+
+interface Entry {
+  value: unknown;
+  text: string;
+  storedAt: number;
+  freshUntil: number;
+  /** Keyed by a generation: dropped when the shared store reconnects (it may have lost them). */
+  generational: boolean;
+}
+
+/** Heap held by a parsed entry per byte of its JSON text, measured on 100-record search pages (Node 20). */
+const HEAP_BYTES_PER_TEXT_BYTE = 3;
+const ENTRY_OVERHEAD_BYTES = 200;
+/** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
+const MAX_LOCAL_GENERATIONS = 100_000;
+
+/** Codes that mean the upstream could not answer: a stale entry is better than an error. */
+const OUTAGE_CODES = new Set(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'RATE_LIMITED', 'UPSTREAM_BAD_RESPONSE']);
+
+export const isOutage = (error: unknown): boolean => error instanceof UpstreamError && OUTAGE_CODES.has(error.code) && !error.local;
+
+const newToken = () => randomBytes(6).toString('base64url');
+
+/** Entries in the shared store: a header line, then the upstream's text. */
+function serialize(entry: Entry): string {
+  return `v1 ${entry.storedAt} ${entry.freshUntil}\n${entry.text}`;
+}
+function deserialize(raw: string, generational: boolean): Entry | null {
+  const newline = raw.indexOf('\n');
+  const header = /^v1 (\d+) (\d+)$/.exec(raw.slice(0, newline));
+  if (newline < 0 || !header) return null;
+  const text = raw.slice(newline + 1);
+  try {
+    return { value: deepFreeze(text.trim() === '' ? null : JSON.parse(text)), text, storedAt: Number(header[1]), freshUntil: Number(header[2]), generational };
+  } catch {
+    return null;
+  }
+}
+
+/** Entries are shared by operations: frozen, so no reader can change what another one sees. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export interface ResponseCacheOptions {
+  settings: CacheSettings;
+  shared?: SharedStore | null;
+  logger: Logger;
+  metrics?: GatewayMetrics | null;
+  now?: () => number;
+}
+
+export class ResponseCache {
+  private readonly settings: CacheSettings;
+  private readonly memory: LRUCache<string, Entry>;
+  private readonly generations = new LRUCache<string, string>({ max: MAX_LOCAL_GENERATIONS });
+  /** Generation tokens set while the shared store was unreachable: written there when it is back. */
+  private readonly unsynced = new Map<string, string>();
+  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly refreshing = new Set<string>();
+  readonly shared: SharedStore | null;
+  private readonly now: () => number;
+  /** Hits, misses and the rest since start (bench and tests read them). */
+  readonly counts = { hit: 0, sharedHit: 0, miss: 0, stale: 0, coalesced: 0 };
+
+  constructor(private readonly options: ResponseCacheOptions) {
+    this.settings = options.settings;
+    this.shared = options.shared ?? null;
+    this.now = options.now ?? Date.now;
+    this.memory = new LRUCache<string, Entry>({
+      maxSize: this.settings.maxBytes,
+      sizeCalculation: (entry, key) => Math.max(1, entry.text.length * HEAP_BYTES_PER_TEXT_BYTE + key.length + ENTRY_OVERHEAD_BYTES),
+    });
+    this.shared?.onReconnect(() => this.afterReconnect());
+  }
+
+  /** How long a fresh answer of this request is served; 0: not cached. */
+  ttlMs(request: CacheRequest): number {
+    const ttl = this.settings.ttlMs;
+    if (request.route === 'availability' && request.windowEnd !== undefined && request.windowEnd * 1000 <= this.now()) return ttl.availabilityPast;
+    return request.route in ttl ? ttl[request.route as CachedRoute] : 0;
+  }
+
+  /** The generations a request depends on: updateResource replaces them. */
+  private dependencies(request: CacheRequest): string[] {
+    if (request.route === 'detail' && request.resourceId !== undefined) return [resourceGeneration(request.tenantId, request.resourceId)];
+    if (request.route === 'search' || request.route === 'minimal') return [listGeneration(request.tenantId)];
+    return [];
+  }
+
+  /** A cached answer when there is a usable one, else the upstream's (shared with identical calls in flight). */
+  async read(request: CacheRequest, io: CacheReadIo): Promise<unknown> {
+    const ttl = this.ttlMs(request);
+    if (ttl <= 0) return (await io.fetch()).value;
+    const dependencies = this.dependencies(request);
+    const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
+    const entry = await this.lookup(key, dependencies.length > 0);
+    const now = this.now();
+    if (entry && now < entry.freshUntil) {
+      io.hit();
+      this.count(request.route, 'hit');
+      return entry.value;
+    }
+    if (entry && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
+      this.refreshInBackground(key, request, io, ttl, dependencies.length > 0);
+      io.stale(now - entry.storedAt, 'revalidating');
+      this.count(request.route, 'stale');
+      return entry.value;
+    }
+    try {
+      return (await this.load(key, request, io, ttl, dependencies.length > 0)).value;
+    } catch (error) {
+      if (entry && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
+        io.stale(this.now() - entry.storedAt, 'upstream-error');
+        this.count(request.route, 'stale');
+        return entry.value;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * After updateResource: new generations for the resource and its tenant's lists, here and in
+   * the shared store, before the mutation answers.
+   */
+  async invalidateResource(tenantId: string, resourceId: string): Promise<void> {
+    const tokens = new Map([[resourceGeneration(tenantId, resourceId), newToken()], [listGeneration(tenantId), newToken()]]);
+    for (const [key, token] of tokens) this.generations.set(key, token);
+    if (this.shared?.available) {
+      try {
+        await this.shared.setGenerations(tokens, this.generationLifetimeMs());
+        return;
+      } catch {
+        // Unreachable now: written when it is back (meanwhile other replicas can only see it by TTL).
+      }
+    }
+    for (const [key, token] of tokens) this.unsynced.set(key, token);
+  }
+
+  /** Drops everything held in process (tests, and operators through a restart). */
+  clear(): void {
+    this.memory.clear();
+    this.generations.clear();
+  }
+
+  get memoryBytes(): number {
+    return this.memory.calculatedSize;
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  /** Entries outlive their TTL by the longest stale window; generations outlive entries. */
+  private lifetimeMs(ttl: number): number {
+    return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
+  }
+
+  private generationLifetimeMs(): number {
+    return 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs)));
+  }
+
+  private async generationsOf(keys: string[]): Promise<string> {
+    if (keys.length === 0) return '-';
+    if (this.shared?.available) {
+      try {
+        const tokens = await this.shared.generations(keys, newToken, this.generationLifetimeMs());
+        keys.forEach((key, i) => this.generations.set(key, tokens[i]!));
+        return tokens.join('.');
+      } catch {
+        // Degraded: the tokens last seen here (shared-store.ts logs the outage once).
+      }
+    }
+    return keys.map((key) => {
+      let token = this.generations.get(key);
+      if (token === undefined) this.generations.set(key, (token = newToken()));
+      return token;
+    }).join('.');
+  }
+
+  private async lookup(key: string, generational: boolean): Promise<Entry | undefined> {
+    const local = this.memory.get(key);
+    if (local) return local;
+    if (!this.shared?.available) return undefined;
+    try {
+      const raw = await this.shared.get(key);
+      const entry = raw === null ? null : deserialize(raw, generational);
+      if (!entry) return undefined;
+      this.counts.sharedHit++;
+      this.remember(key, entry);
+      return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private remember(key: string, entry: Entry): void {
+    const ttl = entry.freshUntil - entry.storedAt;
+    this.memory.set(key, entry, { ttl: Math.max(1, this.lifetimeMs(ttl) - (this.now() - entry.storedAt)) });
+  }
+
+  private async store(key: string, fetched: Fetched, ttl: number, generational: boolean): Promise<Entry> {
+    const storedAt = this.now();
+    const entry: Entry = { value: deepFreeze(fetched.value), text: fetched.text, storedAt, freshUntil: storedAt + ttl, generational };
+    this.remember(key, entry);
+    // Awaited (bounded by the store's timeout): the next replica asked must find it.
+    if (this.shared?.available) await this.shared.set(key, serialize(entry), this.lifetimeMs(ttl)).catch(() => undefined);
+    return entry;
+  }
+
+  /** One upstream call per key at a time; a caller whose leader stopped for its own reasons calls itself. */
+  private async load(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean): Promise<Entry> {
+    for (;;) {
+      const pending = this.inFlight.get(key);
+      if (!pending) break;
+      try {
+        const entry = await io.wait(pending);
+        io.coalesced();
+        this.count(request.route, 'coalesced');
+        return entry;
+      } catch (error) {
+        // A leader's call that settled has left the map (forget, below, runs first). Still there:
+        // the failure is this operation's own stop. Gone with a local error: the leader's client
+        // left, or its deadline or budget ran out, which says nothing of the upstream: call again.
+        if (!(error instanceof UpstreamError && error.local) || this.inFlight.get(key) === pending) throw error;
+      }
+    }
+    io.miss();
+    this.count(request.route, 'miss');
+    const call = io.fetch().then((fetched) => this.store(key, fetched, ttl, generational));
+    this.inFlight.set(key, call);
+    const forget = () => {
+      if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+    };
+    call.then(forget, forget);
+    return call;
+  }
+
+  private refreshInBackground(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean): void {
+    if (this.refreshing.has(key) || this.inFlight.has(key)) return;
+    this.refreshing.add(key);
+    const call = io.refresh().then((fetched) => this.store(key, fetched, ttl, generational));
+    this.inFlight.set(key, call);
+    call
+      .catch((error: unknown) => this.options.logger.debug('background refresh failed', { route: request.route, code: (error as UpstreamError).code }))
+      .finally(() => {
+        this.refreshing.delete(key);
+        if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+      });
+  }
+
+  /** The shared store may have lost generations (restart) or missed ours: forget what depends on them. */
+  private afterReconnect(): void {
+    for (const [key, entry] of this.memory.entries()) if (entry.generational) this.memory.delete(key);
+    if (this.unsynced.size === 0 || !this.shared) return;
+    const tokens = new Map(this.unsynced);
+    this.unsynced.clear();
+    this.shared.setGenerations(tokens, this.generationLifetimeMs()).catch(() => {
+      for (const [key, token] of tokens) if (!this.unsynced.has(key)) this.unsynced.set(key, token);
+    });
+  }
+
+  private count(route: RouteName, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {
+    this.counts[result]++;
+    this.options.metrics?.cacheRead(route, result);
+  }
+}
+
+export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r:${tenantId}:${resourceId}`;
+export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
+
+/**
+ * The scope of a caller's entries: in passthrough an HMAC of the credential (never the
+ * credential), in the other modes the gateway's own identity.
+ */
+export function cacheScope(mode: 'none' | 'passthrough' | 'client-credentials', authorization: string | null, secret: string): string | null {
+  if (mode !== 'passthrough') return 'gw';
+  const credential = authorization?.trim();
+  if (!credential) return null;
+  return createHmac('sha256', secret).update(credential).digest('base64url').slice(0, 32);
+}
