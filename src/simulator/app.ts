@@ -41,8 +41,19 @@ export interface SimulatorSettings {
     tokenTtlSeconds: number;
     /** Some real token endpoints send expires_in as a string. */
     expiresInAsString: boolean;
+    /**
+     * More OAuth2 clients besides clientId/clientSecret (whose tokens see every tenant): a token
+     * issued to one of these reads only its `tenants` (all when absent), and gets 403 on any other.
+     */
+    clients?: SimClient[];
   };
 }
+
+/** An OAuth2 client of the simulator's token endpoint, optionally scoped to some tenants. */
+export interface SimClient { clientId: string; clientSecret: string; tenants?: string[] }
+
+/** A settings patch (POST /__sim/config, startSimulator's options): auth may be given in part. */
+export type SimulatorPatch = Omit<Partial<SimulatorSettings>, 'auth'> & { auth?: Partial<SimulatorSettings['auth']> };
 
 export const DEFAULT_SIMULATOR_SETTINGS: SimulatorSettings = {
   seed: 20261122,
@@ -70,8 +81,8 @@ export interface SimulatorStats {
   maxInFlight: number;
   faults: Record<FailureKind | 'hang', number>;
   tokensIssued: number;
-  /** Most recent requests (method, route, path with query), oldest first, capped. */
-  requests: { method: string; route: RouteName | 'unknown'; url: string; at: number; traceparent?: string }[];
+  /** Most recent requests (method, route, path with query, the client whose valid token it carried), oldest first, capped. */
+  requests: { method: string; route: RouteName | 'unknown'; url: string; at: number; traceparent?: string; clientId?: string }[];
 }
 
 /** A fault injected into the next request of a route (or of any route), for deterministic tests. */
@@ -173,7 +184,7 @@ export interface Simulator {
   settings: SimulatorSettings;
   stats(): SimulatorStats;
   resetStats(): void;
-  configure(patch: Partial<SimulatorSettings>): void;
+  configure(patch: SimulatorPatch): void;
   /** Expire every issued token (as if their lifetime ran out). */
   expireTokens(): void;
   /** Fail the next matching requests in the given ways, in order. */
@@ -182,9 +193,27 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export interface StartSimulatorOptions extends Partial<SimulatorSettings> {
+export type StartSimulatorOptions = SimulatorPatch & {
   port?: number;
   host?: string;
+};
+
+/** A token the simulator issued: until when it is valid, to which client, and the tenants it may read (null: all). */
+interface Grant { expiresAt: number; clientId: string; tenants: ReadonlySet<string> | null }
+
+/** Refuses a malformed auth.clients list (a 400 on POST /__sim/config). */
+function validateClients(clients: unknown): SimClient[] {
+  if (!Array.isArray(clients)) throw new SimError(400, 'auth.clients must be a list');
+  return clients.map((c: unknown, i) => {
+    const client = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+    if (typeof client.clientId !== 'string' || client.clientId === '' || typeof client.clientSecret !== 'string' || client.clientSecret === '') {
+      throw new SimError(400, `auth.clients[${i}] needs a clientId and a clientSecret`);
+    }
+    if (client.tenants !== undefined && !(Array.isArray(client.tenants) && client.tenants.every((t) => typeof t === 'string'))) {
+      throw new SimError(400, `auth.clients[${i}].tenants must be a list of tenant ids`);
+    }
+    return { clientId: client.clientId, clientSecret: client.clientSecret, ...(client.tenants ? { tenants: [...(client.tenants as string[])] } : {}) };
+  });
 }
 
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<Simulator> {
@@ -194,9 +223,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     ...patch,
     auth: { ...DEFAULT_SIMULATOR_SETTINGS.auth, ...patch.auth },
   };
+  if (settings.auth.clients !== undefined) settings.auth.clients = validateClients(settings.auth.clients);
   let dataset = buildDataset({ seed: settings.seed, size: settings.size });
   const faultRandom = createRandom(settings.seed ^ 0x5eed);
-  const tokens = new Map<string, number>();
+  const tokens = new Map<string, Grant>();
   const script: ScriptedFault[] = [];
   const emptyStats = (): SimulatorStats => ({
     calls: {}, totalCalls: 0, inFlight: 0, maxInFlight: 0, faults: { '503': 0, drop: 0, '429': 0, hang: 0 }, tokensIssued: 0, requests: [],
@@ -326,11 +356,17 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     if (form.get('grant_type') !== 'client_credentials') {
       return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only client_credentials is supported' } };
     }
-    if (form.get('client_id') !== settings.auth.clientId || form.get('client_secret') !== settings.auth.clientSecret) {
+    const clientId = form.get('client_id');
+    const clientSecret = form.get('client_secret');
+    // The main client sees every tenant; a client of auth.clients its own tenants (all when it lists none).
+    const client: SimClient | undefined = clientId === settings.auth.clientId && clientSecret === settings.auth.clientSecret
+      ? { clientId, clientSecret }
+      : settings.auth.clients?.find((c) => c.clientId === clientId && c.clientSecret === clientSecret);
+    if (!client) {
       return { status: 401, body: { error: 'invalid_client', error_description: 'Bad client credentials' } };
     }
     const token = `sim-token-${faultRandom.hex(32)}`;
-    tokens.set(token, Date.now() + settings.auth.tokenTtlSeconds * 1000);
+    tokens.set(token, { expiresAt: Date.now() + settings.auth.tokenTtlSeconds * 1000, clientId: client.clientId, tenants: client.tenants ? new Set(client.tenants) : null });
     stats.tokensIssued++;
     const ttl = settings.auth.tokenTtlSeconds;
     return {
@@ -339,12 +375,20 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     };
   }
 
-  function authorized(req: http.IncomingMessage): boolean {
-    if (!settings.auth.enabled) return true;
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer (\S+)$/i.exec(header);
-    const expiry = match ? tokens.get(match[1] as string) : undefined;
-    return expiry !== undefined && expiry > Date.now();
+  /** The unexpired grant of the request's bearer token, if any. */
+  function grantOf(req: http.IncomingMessage): Grant | undefined {
+    const match = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '');
+    const grant = match ? tokens.get(match[1] as string) : undefined;
+    return grant !== undefined && grant.expiresAt > Date.now() ? grant : undefined;
+  }
+
+  /** With auth on: 401 without a valid token, 403 for a tenant outside the token's scope; null when allowed. */
+  function refusal(req: http.IncomingMessage, tenantId: string | undefined): { status: number; message: string } | null {
+    if (!settings.auth.enabled) return null;
+    const grant = grantOf(req);
+    if (!grant) return { status: 401, message: 'Missing, invalid or expired bearer token' };
+    if (grant.tenants && tenantId !== undefined && !grant.tenants.has(tenantId)) return { status: 403, message: `This client may not access tenant '${tenantId}'` };
+    return null;
   }
 
   function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -373,7 +417,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     if (req.method === 'GET' && path === '/__sim/stats') return send(res, 200, stats);
     if (req.method === 'POST' && path === '/__sim/stats/reset') { resetStats(); return send(res, 200, { ok: true }); }
     if (req.method === 'POST' && path === '/__sim/config') {
-      configure(JSON.parse(body || '{}') as Partial<SimulatorSettings>);
+      let patch: SimulatorPatch;
+      try { patch = JSON.parse(body || '{}') as SimulatorPatch; } catch { return sendError(res, 400, 'Body is not valid JSON'); }
+      try { configure(patch); } catch (error) {
+        if (error instanceof SimError) return sendError(res, error.status, error.message);
+        throw error;
+      }
       return send(res, 200, settings);
     }
     if (req.method === 'POST' && path === '/__sim/tokens/expire') { expireTokens(); return send(res, 200, { ok: true }); }
@@ -405,7 +454,11 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       return answer(req, res, route, path, url, body);
     }
     const traceparent = req.headers.traceparent;
-    stats.requests.push({ method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now(), ...(typeof traceparent === 'string' ? { traceparent } : {}) });
+    const clientId = grantOf(req)?.clientId;
+    stats.requests.push({
+      method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now(),
+      ...(typeof traceparent === 'string' ? { traceparent } : {}), ...(clientId !== undefined ? { clientId } : {}),
+    });
     if (stats.requests.length > REQUEST_LOG_CAP) stats.requests.splice(0, stats.requests.length - REQUEST_LOG_CAP);
     if (!route) return sendError(res, ROUTES.some((r) => r.pattern.test(path)) ? 405 : 404, 'Not found');
     stats.calls[route.name] = (stats.calls[route.name] ?? 0) + 1;
@@ -434,7 +487,10 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         if (fault.kind === '429') return sendError(res, 429, 'Too many requests', { 'retry-after': String(fault.retryAfterSeconds ?? settings.retryAfterSeconds) });
         return sendError(res, 503, 'Service unavailable');
       }
-      if (!authorized(req)) return sendError(res, 401, 'Missing, invalid or expired bearer token', { 'www-authenticate': 'Bearer' });
+      const tenantInPath = route.pattern.exec(path)?.[1];
+      const refused = refusal(req, tenantInPath === undefined ? undefined : decodeURIComponent(tenantInPath));
+      if (refused?.status === 401) return sendError(res, 401, refused.message, { 'www-authenticate': 'Bearer' });
+      if (refused) return sendError(res, refused.status, refused.message);
       answer(req, res, route, path, url, body);
     } catch {
       sendError(res, 500, 'Internal simulator error');
@@ -468,14 +524,15 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     stats = emptyStats();
     stats.inFlight = inFlight;
   }
-  function configure(next: Partial<SimulatorSettings>): void {
+  function configure(next: SimulatorPatch): void {
     const { auth, ...rest } = next;
+    const clients = auth?.clients === undefined ? undefined : validateClients(auth.clients);
     Object.assign(settings, rest);
-    if (auth) Object.assign(settings.auth, auth);
+    if (auth) Object.assign(settings.auth, auth, clients ? { clients } : {});
     if (next.seed !== undefined || next.size !== undefined) dataset = buildDataset({ seed: settings.seed, size: settings.size });
   }
   function expireTokens(): void {
-    for (const token of tokens.keys()) tokens.set(token, 0);
+    for (const grant of tokens.values()) grant.expiresAt = 0;
   }
 
   return {

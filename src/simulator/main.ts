@@ -1,5 +1,6 @@
 /** `npm run simulator`: the inventory simulator on its own, configured from the environment. */
-import { startSimulator } from './app.js';
+import { startSimulator, type SimClient } from './app.js';
+import { SimError } from './query.js';
 
 const number = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -11,6 +12,18 @@ const number = (name: string, fallback: number): number => {
   }
   return value;
 };
+
+/** SIMULATOR_CLIENTS: more OAuth2 clients as JSON, e.g. [{"clientId":"a","clientSecret":"...","tenants":["client_1"]}]. */
+const clients = (() => {
+  const raw = process.env.SIMULATOR_CLIENTS;
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as SimClient[];
+  } catch {
+    console.error(`Invalid SIMULATOR_CLIENTS: expected a JSON list of { clientId, clientSecret, tenants? }, got '${raw.slice(0, 80)}'`);
+    process.exit(1);
+  }
+})();
 
 const simulator = await startSimulator({
   port: number('SIMULATOR_PORT', 4010),
@@ -26,7 +39,12 @@ const simulator = await startSimulator({
     clientSecret: process.env.SIMULATOR_CLIENT_SECRET ?? 'sim-secret',
     tokenTtlSeconds: number('SIMULATOR_TOKEN_TTL_SECONDS', 3600),
     expiresInAsString: false,
+    ...(clients ? { clients } : {}),
   },
+}).catch((error: unknown) => {
+  if (!(error instanceof SimError)) throw error;
+  console.error(`Invalid SIMULATOR_CLIENTS: ${error.message}`);
+  process.exit(1);
 });
 console.log(`Inventory simulator listening on ${simulator.url} (tenants: client_1, client_2, client_3; stats at ${simulator.url}/__sim/stats)`);
 

@@ -1,4 +1,5 @@
 /** Contract of the embedded simulator, over real HTTP: what the gateway and its users rely on. */
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
 import type { SimResource } from '../../src/simulator/dataset.js';
@@ -312,7 +313,93 @@ describe('auth', () => {
     sim.expireTokens();
     expect((await get(`${T}/client_1/resourceType/minimal`, { authorization: `Bearer ${good.access_token}` })).status).toBe(401);
   });
+
+  it('scopes the tokens of auth.clients to their tenants: 403 with the usual error body elsewhere', async () => {
+    const scoped = await startSimulator({
+      port: 0,
+      auth: { enabled: true, clients: [{ clientId: 'reader-1', clientSecret: 'reader-1-secret', tenants: ['client_1'] }, { clientId: 'reader-all', clientSecret: 'reader-all-secret' }] },
+    });
+    try {
+      const read = async (token: string, tenant: string) => {
+        const response = await fetch(`${scoped.url}${T}/${tenant}/resources/search?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: response.status, body: await response.json() };
+      };
+      const main = (await tokenFrom(scoped.url, 'sim-client', 'sim-secret'))!;
+      const one = (await tokenFrom(scoped.url, 'reader-1', 'reader-1-secret'))!;
+      const all = (await tokenFrom(scoped.url, 'reader-all', 'reader-all-secret'))!;
+      expect(await tokenFrom(scoped.url, 'reader-1', 'sim-secret')).toBeNull();
+      scoped.resetStats();
+
+      expect((await read(one, 'client_1')).status).toBe(200);
+      expect(await read(one, 'client_2')).toEqual({ status: 403, body: { status: 403, error: 'Forbidden', message: "This client may not access tenant 'client_2'" } });
+      // Out of scope is 403 whether the tenant exists or not: a scoped client learns nothing of other tenants.
+      expect((await read(one, 'no_such_tenant')).status).toBe(403);
+      expect((await read(all, 'client_2')).status).toBe(200);
+      expect((await read(main, 'client_2')).status).toBe(200);
+      expect((await read(main, 'no_such_tenant')).status).toBe(404);
+      // The request log says which client's token each request carried.
+      expect(scoped.stats().requests.map((r) => [r.url.split('/')[4], r.clientId])).toEqual([
+        ['client_1', 'reader-1'], ['client_2', 'reader-1'], ['no_such_tenant', 'reader-1'], ['client_2', 'reader-all'], ['client_2', 'sim-client'], ['no_such_tenant', 'sim-client'],
+      ]);
+      // Auth off: no token is needed and none is checked, scoped or not.
+      scoped.configure({ auth: { enabled: false } });
+      expect((await read(one, 'client_2')).status).toBe(200);
+    } finally {
+      await scoped.close();
+    }
+  });
+
+  it('takes auth.clients from POST /__sim/config (refusing a malformed list with 400)', async () => {
+    const config = (patch: unknown) => fetch(`${sim.url}/__sim/config`, { method: 'POST', body: JSON.stringify(patch) });
+    const bad = await config({ auth: { clients: [{ clientId: 'x' }] } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ status: 400, error: 'Bad Request', message: 'auth.clients[0] needs a clientId and a clientSecret' });
+    expect((await config({ auth: { clients: [{ clientId: 'x', clientSecret: 'y', tenants: 'client_1' }] } })).status).toBe(400);
+    const ok = await config({ auth: { enabled: true, clients: [{ clientId: 'reader-2', clientSecret: 'reader-2-secret', tenants: ['client_2'] }] } });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).auth).toMatchObject({ enabled: true, clientId: 'sim-client', clients: [{ clientId: 'reader-2', clientSecret: 'reader-2-secret', tenants: ['client_2'] }] });
+    try {
+      const token = await tokenFrom(sim.url, 'reader-2', 'reader-2-secret');
+      expect((await get(`${T}/client_2/resourceType/minimal`, { authorization: `Bearer ${token}` })).status).toBe(200);
+      expect((await get(`${T}/client_1/resourceType/minimal`, { authorization: `Bearer ${token}` })).status).toBe(403);
+    } finally {
+      sim.configure({ auth: { clients: [] } });
+    }
+  });
+
+  it('takes auth.clients from SIMULATOR_CLIENTS in `npm run simulator`, and stops with one line on a bad value', async () => {
+    const clients = JSON.stringify([{ clientId: 'reader-3', clientSecret: 'reader-3-secret', tenants: ['client_3'] }]);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
+      env: { ...process.env, SIMULATOR_PORT: '0', SIMULATOR_AUTH: 'on', SIMULATOR_SIZE: '20', SIMULATOR_CLIENTS: clients }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+        child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+      });
+      const token = await tokenFrom(url, 'reader-3', 'reader-3-secret');
+      const read = (tenant: string) => fetch(`${url}${T}/${tenant}/resources/search`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+      expect([await read('client_3'), await read('client_1')]).toEqual([200, 403]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const bad = spawnSync(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env: { ...process.env, SIMULATOR_PORT: '0', SIMULATOR_CLIENTS: '[{"clientId":"a"}]' }, encoding: 'utf8', timeout: 20_000 });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr.trim()).toBe('Invalid SIMULATOR_CLIENTS: auth.clients[0] needs a clientId and a clientSecret');
+  });
 });
+
+/** An access token from a simulator's token endpoint, or null when the credentials are refused. */
+async function tokenFrom(url: string, clientId: string, clientSecret: string): Promise<string | null> {
+  const response = await fetch(`${url}/auth/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  return response.status === 200 ? body.access_token ?? null : null;
+}
 
 describe('faults and latency', () => {
   it('adds the configured latency', async () => {
