@@ -110,7 +110,7 @@ async function throughput(url: string, scenario: Scenario, connections: number, 
     url, connections, duration: seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: scenario.query }),
   });
   const elapsed = (performance.now() - started) / 1000;
-  return { rps: round(result.requests.total / elapsed), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return { rps: round(result.requests.total / elapsed), requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 /** The ideal client under the same load as throughput(): `connections` loops of whole operations for `seconds`. */
@@ -126,7 +126,7 @@ async function idealThroughput(agent: Agent, base: string, scenario: Scenario, c
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
-  return { rps: round(times.length / elapsed), p50: round(median(times)) };
+  return { rps: round(times.length / elapsed), requests: times.length, p50: round(median(times)) };
 }
 
 /** An OTLP/HTTP receiver that accepts and drops spans (what a collector costs the gateway: the export). */
@@ -211,16 +211,33 @@ async function overhead(simUrl: string, scenario: Scenario, log: (line: string) 
   sink.close();
 }
 
-async function main() {
-  const sim = await startSimulatorProcess();
-  const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION) });
+/** A gateway in this process on its own port, with the product's defaults plus `env`. */
+async function benchGateway(simUrl: string, name: string, env: Record<string, string>) {
+  const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), ...env });
   const logger = createLogger('warn');
   const dispatcher = createDispatcher(config);
-  // The product's defaults: metrics on, tracing off (no OTLP endpoint).
-  const client = new InventoryClient({ baseUrl: sim.url, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics: new GatewayMetrics() } });
+  const client = new InventoryClient({ baseUrl: simUrl, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics: new GatewayMetrics() } });
   const server = http.createServer(createGateway({ config, client, logger }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  return {
+    name,
+    config,
+    client,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await dispatcher.close();
+    },
+  };
+}
+
+async function main() {
+  const sim = await startSimulatorProcess();
+  // The product's defaults (metrics on, tracing off, the response cache on), and the same
+  // gateway with the cache off: the latter's ratio to the ideal client is the gateway's own cost.
+  const gateways = [await benchGateway(sim.url, 'defaults', {}), await benchGateway(sim.url, 'cache off', { CACHE: 'false' })];
+  const { url, client, config } = gateways[0]!;
   const agent = new Agent({ connections: config.upstreamMaxInFlight, keepAliveTimeout: 10_000 });
 
   // Devices: their detail holds every field scenario (c) selects, as the ideal client assumes.
@@ -232,13 +249,14 @@ async function main() {
     console.log(line);
   };
 
+  const closeAll = async () => {
+    for (const g of gateways) await g.close();
+    await agent.close();
+    sim.stop();
+  };
   if (OVERHEAD === 'only') {
     await overhead(sim.url, all[1]!, log);
-    server.closeAllConnections();
-    server.close();
-    await agent.close();
-    await dispatcher.close();
-    sim.stop();
+    await closeAll();
     return;
   }
 
@@ -256,16 +274,16 @@ async function main() {
   // Upstream call counts per scenario, from the simulator's own stats.
   for (const scenario of all) {
     await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });
-    await timeGateway(url, scenario, 1);
+    await timeGateway(gateways[1]!.url, scenario, 1);
     const stats = await simStats(sim.url);
     log(`(${scenario.name}) ${scenario.description}: ${stats.totalCalls} upstream calls ${JSON.stringify(stats.calls)}, max in flight ${stats.maxInFlight}`);
   }
   log('');
-  log('| latency | scenario | gateway p50 | gateway p99 | ideal p50 | ideal p99 | ratio p50 | gateway req/s (4 conns) | ideal req/s (4 conns) | ratio req/s |');
-  log('|---|---|---|---|---|---|---|---|---|---|');
+  log('| latency | scenario | gateway | gateway p50 | gateway p99 | ideal p50 | ideal p99 | ratio p50 | gateway req/s (4 conns) | ideal req/s (4 conns) | ratio req/s |');
+  log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const latency of LATENCIES) {
     await simConfig(sim.url, { latencyMs: latency, jitterMs: 0 });
-    for (const scenario of all) {
+    for (const scenario of all) for (const { url, name } of gateways) {
       await timeGateway(url, scenario, 5); // warm-up
       await timeIdeal(agent, sim.url, scenario, 5);
       // Alternate the two so that drift on the machine hits both alike.
@@ -278,9 +296,34 @@ async function main() {
       const tp = await throughput(url, scenario, 4, THROUGHPUT_SECONDS);
       const itp = await idealThroughput(agent, sim.url, scenario, 4, THROUGHPUT_SECONDS);
       log(
-        `| ${latency} ms | (${scenario.name}) | ${round(median(gateway))} ms | ${round(percentile(gateway, 99))} ms | ${round(median(ideal))} ms | ${round(percentile(ideal, 99))} ms | ${round(median(gateway) / median(ideal), 2)}x | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} | ${itp.rps} | ${round(tp.rps / itp.rps, 2)}x |`,
+        `| ${latency} ms | (${scenario.name}) | ${name} | ${round(median(gateway))} ms | ${round(percentile(gateway, 99))} ms | ${round(median(ideal))} ms | ${round(percentile(ideal, 99))} ms | ${round(median(gateway) / median(ideal), 2)}x | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} | ${itp.rps} | ${round(tp.rps / itp.rps, 2)}x |`,
       );
     }
+  }
+
+  // Ten people opening the same dashboard (b) at once, again and again: the defaults against the
+  // ideal client (no cache), 10 connections each.
+  log('');
+  log(`Ten clients on the same dashboard (b), 10 connections, ${THROUGHPUT_SECONDS} s each, from a cold cache:`);
+  log('| latency | gateway req/s | ideal req/s | ratio | gateway p50 | ideal p50 | upstream calls per query, gateway | ideal | ratio | cache: hit, coalesced, stale, miss (hit ratio) |');
+  log('|---|---|---|---|---|---|---|---|---|---|');
+  const dashboard = all[1]!;
+  for (const latency of LATENCIES) {
+    await simConfig(sim.url, { latencyMs: latency, jitterMs: 0 });
+    client.cache?.clear();
+    const before = { ...client.cache!.counts };
+    await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });
+    const tp = await throughput(url, dashboard, 10, THROUGHPUT_SECONDS);
+    const gatewayCalls = (await simStats(sim.url)).totalCalls / Math.max(1, tp.requests);
+    const counts = client.cache!.counts;
+    const c = { hit: counts.hit - before.hit, coalesced: counts.coalesced - before.coalesced, stale: counts.stale - before.stale, miss: counts.miss - before.miss };
+    const served = c.hit + c.coalesced + c.stale;
+    await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });
+    const itp = await idealThroughput(agent, sim.url, dashboard, 10, THROUGHPUT_SECONDS);
+    const idealCalls = (await simStats(sim.url)).totalCalls / Math.max(1, itp.requests);
+    log(
+      `| ${latency} ms | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} | ${itp.rps} | ${round(tp.rps / itp.rps, 1)}x | ${tp.p50} ms | ${itp.p50} ms | ${round(gatewayCalls, 2)} | ${round(idealCalls, 1)} | ${round(gatewayCalls / idealCalls, 3)}x | ${c.hit}, ${c.coalesced}, ${c.stale}, ${c.miss} (${round((served / Math.max(1, served + c.miss)) * 100, 1)}%) |`,
+    );
   }
 
   if (OVERHEAD !== undefined) await overhead(sim.url, all[1]!, log);
@@ -306,11 +349,7 @@ async function main() {
     log(`Memory over ${MEMORY_REQUESTS} requests of (b): heap after GC ${round(after200)} MiB after 200, ${round(afterAll)} MiB after ${MEMORY_REQUESTS} (${round(((afterAll - after200) / after200) * 100)}%)`);
   }
 
-  server.closeAllConnections();
-  server.close();
-  await agent.close();
-  await dispatcher.close();
-  sim.stop();
+  await closeAll();
 }
 
 await main();
