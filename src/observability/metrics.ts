@@ -21,6 +21,10 @@ export interface MetricSources {
   schedulerInFlight(): number;
   tokenRequests(): number;
   admission(): AdmissionStats;
+  /** Bytes held by the response cache's in-process level (0 when it is off). */
+  cacheMemoryBytes(): number;
+  /** Whether the shared store (Redis) is in use now; null when none is configured. */
+  sharedStoreAvailable(): boolean | null;
 }
 
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -61,6 +65,8 @@ export class GatewayMetrics {
       },
     });
     new Gauge({ name: 'upstream_scheduler_queued', help: 'Upstream calls waiting for a slot in the fair scheduler.', registers, collect() { this.set(source()?.schedulerQueued() ?? 0); } });
+    new Gauge({ name: 'upstream_cache_memory_bytes', help: 'Bytes held by the response cache in process (its LRU bound is CACHE_MAX_BYTES).', registers, collect() { this.set(source()?.cacheMemoryBytes() ?? 0); } });
+    new Gauge({ name: 'upstream_cache_shared_available', help: 'The shared cache level (Redis) is in use: 1; unreachable (the in-process level answers alone) or no REDIS_URL: 0.', registers, collect() { this.set(source()?.sharedStoreAvailable() ? 1 : 0); } });
     new Gauge({ name: 'upstream_in_flight', help: 'Upstream calls in flight.', registers, collect() { this.set(source()?.schedulerInFlight() ?? 0); } });
     new Counter({
       name: 'upstream_token_requests_total', help: 'Token requests to the OAuth2 token endpoint (client-credentials mode): the first token and every refresh.', registers,

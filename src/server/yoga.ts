@@ -152,6 +152,8 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
     schedulerInFlight: () => client.scheduler.inFlight,
     tokenRequests: () => client.options.auth.tokenRequests ?? 0,
     admission: () => admission.stats(),
+    cacheMemoryBytes: () => client.cache?.memoryBytes ?? 0,
+    sharedStoreAvailable: () => (client.options.shared ? client.options.shared.available : null),
   });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   return createYoga<Record<string, unknown>, GatewayContext>({

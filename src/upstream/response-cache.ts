@@ -121,7 +121,6 @@ export class ResponseCache {
   /** Generation tokens set while the shared store was unreachable: written there when it is back. */
   private readonly unsynced = new Map<string, string>();
   private readonly inFlight = new Map<string, Promise<Entry>>();
-  private readonly refreshing = new Set<string>();
   readonly shared: SharedStore | null;
   private readonly now: () => number;
   /** Hits, misses and the rest since start (bench and tests read them). */
@@ -299,14 +298,13 @@ export class ResponseCache {
   }
 
   private refreshInBackground(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean): void {
-    if (this.refreshing.has(key) || this.inFlight.has(key)) return;
-    this.refreshing.add(key);
+    // One refresh at a time: a call in flight for the key (a refresh or a miss) will do.
+    if (this.inFlight.has(key)) return;
     const call = io.refresh().then((fetched) => this.store(key, fetched, ttl, generational));
     this.inFlight.set(key, call);
     call
       .catch((error: unknown) => this.options.logger.debug('background refresh failed', { route: request.route, code: (error as UpstreamError).code }))
       .finally(() => {
-        this.refreshing.delete(key);
         if (this.inFlight.get(key) === call) this.inFlight.delete(key);
       });
   }

@@ -119,7 +119,7 @@ export function upstreamCalls(h: Harness): Record<string, number> {
 
 /** Every secret a test stack knows of: configured client secrets and the synthetic checks' credentials. */
 export function secretsOf(simulator: Simulator, config: GatewayConfig): string[] {
-  const secrets = [config.clientSecret, simulator.settings.auth.clientSecret];
+  const secrets = [config.clientSecret, simulator.settings.auth.clientSecret, ...(simulator.settings.auth.clients ?? []).map((c) => c.clientSecret)];
   for (const tenant of simulator.dataset.tenants.values()) {
     for (const r of tenant.resources) {
       const c = r.synthetic?.credential;
