@@ -155,14 +155,16 @@ const stderrOf = (replicas: Replica[]) => replicas.map((r, i) => {
 // ---------------------------------------------------------------------------------------------
 // Load: `clients` loops of requests through one URL for `ms`, each answer checked.
 
-interface LoadResult { requests: number; failures: string[] }
+interface LoadResult { requests: number; failures: string[]; slowestMs: number }
 async function load(url: string, options: { clients: number; ms: number; next: (i: number) => { variables: Record<string, unknown>; check: (a: GraphQLAnswer) => string | null }; query: string }): Promise<LoadResult> {
   const end = performance.now() + options.ms;
   let index = 0;
   const failures: string[] = [];
+  let slowestMs = 0;
   await Promise.all(Array.from({ length: options.clients }, async () => {
     while (performance.now() < end) {
       const { variables, check } = options.next(index++);
+      const started = performance.now();
       try {
         const answer = await gql(url, options.query, variables);
         const problem = answer.status !== 200 ? `HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}` : check(answer);
@@ -170,9 +172,10 @@ async function load(url: string, options: { clients: number; ms: number; next: (
       } catch (error) {
         failures.push(`request failed: ${String(error)} ${String((error as { cause?: unknown }).cause ?? '')}`);
       }
+      slowestMs = Math.max(slowestMs, performance.now() - started);
     }
   }));
-  return { requests: index, failures };
+  return { requests: index, failures, slowestMs };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +350,31 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
       }
       expect(outcome).toEqual({ first: { search: 1 }, second: {} });
     }, 60_000);
+
+    it('(f2) Redis hanging for 2 s under a 20-client load through nginx: no request fails, none waits long', async () => {
+      await simConfig({ latencyMs: 10 });
+      try {
+        const run = load(nginx!.url, {
+          clients: 20, ms: 4_000, query: LOOKUP,
+          next: (i) => {
+            const r = resources[(i * 11) % resources.length]!;
+            return { variables: { id: r.id }, check: (a) => (a.body.errors ? JSON.stringify(a.body.errors).slice(0, 300) : a.body.data?.tenant?.resource?.hostName === r.hostName ? null : `wrong answer for ${r.id}`) };
+          },
+        });
+        await sleep(1_000);
+        redis!.pause();
+        await sleep(2_000);
+        redis!.resume();
+        const result = await run;
+        expect(result.failures.slice(0, 5), stderrOf(replicas)).toEqual([]);
+        expect(result.requests).toBeGreaterThan(100);
+        // A hanging Redis costs a read at most REDIS_TIMEOUT_MS (250 ms) before the replica stops asking it for a while.
+        expect(result.slowestMs).toBeLessThan(1_500);
+      } finally {
+        redis!.resume();
+        await simConfig({ latencyMs: 0 });
+      }
+    }, 30_000);
 
     it(`(e) ${ROTATION_SIGNAL} to one replica under a 20-client load through nginx: no request fails, the replica exits 0`, async () => {
       const victim = replicas[2]!;

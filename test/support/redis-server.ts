@@ -23,6 +23,9 @@ export interface RedisServer {
   /** Start again on the same port, empty (nothing was persisted), and wait until it answers PING. */
   start(): Promise<void>;
   flushAll(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that hangs (connections stay open, nothing is answered). */
+  pause(): void;
+  resume(): void;
   /** One command, e.g. command('DBSIZE'), command('KEYS', '*'): its reply (text, number, list or null). */
   command(...args: string[]): Promise<RespValue>;
   /** What the server printed (its log goes to stdout), for failure messages. */
@@ -143,6 +146,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     get running() { return child !== null; },
+    pause() { child?.kill('SIGSTOP'); },
+    resume() { child?.kill('SIGCONT'); },
     stop,
     start,
     async flushAll() { await respCommand(port, ['FLUSHALL']); },
