@@ -68,7 +68,10 @@ interface Entry {
   generational: boolean;
 }
 
-/** Heap held by a parsed entry per byte of its JSON text, measured on 100-record search pages (Node 20). */
+/**
+ * CACHE_MAX_BYTES bounds an estimate: the entry's text (kept for Redis) plus its parsed form,
+ * taken as twice the text (V8 objects of short keys and values). Not a heap measurement.
+ */
 const HEAP_BYTES_PER_TEXT_BYTE = 3;
 const ENTRY_OVERHEAD_BYTES = 200;
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
