@@ -10,7 +10,8 @@
  * functions. The profile is written to bench/profiles/ for a closer look in DevTools.
  *
  * Options: --scenario=a (a, b or c) --latency=0 --requests=3000 --connections=4 --rounds=3
- *   --warmup=1000 --profile=true --heap=false (allocation sampling) --top=30; --analyse=<file.cpuprofile> prints the tables of a saved profile
+ *   --warmup=1000 --profile=true --heap=false (allocation sampling) --ideal=false (also the ideal
+ *   client's CPU per operation, in this process) --top=30; --analyse=<file.cpuprofile> prints the tables of a saved profile
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -164,6 +165,7 @@ async function main() {
   const PROFILE = (args.get('profile') ?? 'true') !== 'false';
   const TOP = Number(args.get('top') ?? 30);
   const HEAP = args.get('heap') === 'true';
+  const IDEAL = args.get('ideal') === 'true';
 
   // The gateway modules are loaded here, not by the load generator.
   const { loadConfig } = await import('../src/config.js');
@@ -195,6 +197,42 @@ async function main() {
   };
 
   console.log(`Scenario (${scenario.name}) at ${LATENCY} ms upstream latency, ${CONNECTIONS} connections, node ${process.version}`);
+
+  if (IDEAL) {
+    // The floor: bench/run.ts's ideal client (the same upstream calls, JSON parsed), CONNECTIONS
+    // operations at a time, in this process; its CPU per operation.
+    const { Agent, request } = await import('undici');
+    const agent = new Agent({ connections: config.upstreamMaxInFlight, keepAliveTimeout: 10_000 });
+    const get = async (path: string) => {
+      const res = await request(`${sim.url}${path}`, { dispatcher: agent });
+      return res.body.json();
+    };
+    const operation = async () => {
+      const firstPath = scenario.ideal.first('client_1');
+      const first = firstPath ? await get(firstPath) : null;
+      const queue = scenario.ideal.then(first, 'client_1');
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(16, queue.length) }, async () => {
+        while (next < queue.length) await get(queue[next++]!);
+      }));
+    };
+    const runIdeal = async (n: number) => {
+      let left = n;
+      await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+        while (left-- > 0) await operation();
+      }));
+    };
+    await runIdeal(WARMUP);
+    for (let i = 0; i < ROUNDS; i++) {
+      const started = performance.now();
+      const before = process.cpuUsage();
+      await runIdeal(REQUESTS);
+      const used = process.cpuUsage(before);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`ideal client round ${i + 1}: ${(REQUESTS / seconds).toFixed(1)} op/s; CPU ${((used.user + used.system) / 1000 / REQUESTS).toFixed(3)} ms per operation`);
+    }
+    await agent.close();
+  }
   check(await load.run({ url, body, amount: WARMUP, connections: CONNECTIONS }));
 
   const perRequest: number[] = [];
