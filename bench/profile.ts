@@ -56,12 +56,27 @@ function groupOf(frame: CallFrame): string {
   return url;
 }
 
+/** Coarse layers, for the first table. */
+function layerOf(frame: CallFrame): string {
+  if (frame.functionName === 'profiledJsonParse') return 'JSON.parse (the upstream page, the request body)';
+  if (frame.functionName === 'profiledJsonStringify') return 'JSON.stringify (the response)';
+  const group = groupOf(frame);
+  if (group === '(garbage collector)') return 'GC';
+  if (/^graphql\/|^@graphql-tools\/|^@pothos\//.test(group)) return 'graphql execution (graphql-js, @graphql-tools/executor, Pothos)';
+  if (/^graphql-yoga|^@graphql-yoga\/|^@envelop\/|^@whatwg-node\/|^lru-cache/.test(group)) return 'yoga / envelop / whatwg-node';
+  if (group.startsWith('src/')) return 'our code (src/*)';
+  if (group === 'undici' || group.startsWith('wasm://')) return 'undici (upstream requests, llhttp)';
+  if (group.startsWith('node:') || group.startsWith('native ')) return 'node (http, net, streams, events, timers, promises, builtins)';
+  return `other: ${group}`;
+}
+
 const fnName = (frame: CallFrame) => `${frame.functionName || '(anonymous)'} ${groupOf(frame)}:${frame.lineNumber + 1}`;
 
 function printProfile(profile: CpuProfile, top: number): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const selfByLayer = new Map<string, number>();
   const selfByGroup = new Map<string, number>();
   const inclByGroup = new Map<string, number>();
   const selfByFn = new Map<string, number>();
@@ -78,6 +93,7 @@ function printProfile(profile: CpuProfile, top: number): void {
       continue;
     }
     total += dt;
+    add(selfByLayer, layerOf(leaf.callFrame), dt);
     add(selfByGroup, groupOf(leaf.callFrame), dt);
     add(selfByFn, fnName(leaf.callFrame), dt);
     const groups = new Set<string>();
@@ -97,6 +113,7 @@ function printProfile(profile: CpuProfile, top: number): void {
     for (const [k, ms] of [...m].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`  ${pct(ms)} ${ms.toFixed(0).padStart(6)} ms  ${k}`);
   };
   console.log(`\nProfile: ${total.toFixed(0)} ms busy, ${idle.toFixed(0)} ms idle (${profile.samples.length} samples)`);
+  table('Self time by layer', selfByLayer, top);
   table('Self time by group', selfByGroup, top);
   table('Inclusive time by group (a group counts once per sample)', inclByGroup, top);
   table('Self time by function', selfByFn, top);
@@ -255,8 +272,18 @@ async function main() {
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    // JSON.parse and JSON.stringify are builtins the profiler folds into their callers' self
+    // time: named wrappers make them a row of their own for this run.
+    const { parse, stringify } = JSON;
+    JSON.parse = function profiledJsonParse(text: string, reviver?: Parameters<typeof parse>[1]) {
+      return parse(text, reviver);
+    };
+    JSON.stringify = function profiledJsonStringify(...a: Parameters<typeof stringify>) {
+      return stringify(...a);
+    } as typeof stringify;
     await session.post('Profiler.start');
     check(await load.run({ url, body, amount: REQUESTS, connections: CONNECTIONS }));
+    Object.assign(JSON, { parse, stringify });
     const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
     session.disconnect();
     mkdirSync('bench/profiles', { recursive: true });
