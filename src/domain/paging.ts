@@ -126,8 +126,16 @@ export interface ConnectionShape<T> {
   totalCount: number;
 }
 
+/** An edge whose cursor is encoded when read: most selections of a page ask for none. */
+class Edge<T> {
+  constructor(private readonly offset: number, readonly node: T) {}
+  get cursor(): string {
+    return encodeCursor(this.offset);
+  }
+}
+
 export function toConnection<T>(window: WindowResult<T>): ConnectionShape<T> {
-  const edges = window.items.map(({ offset, node }) => ({ cursor: encodeCursor(offset), node }));
+  const edges = window.items.map(({ offset, node }) => new Edge(offset, node));
   return {
     edges,
     totalCount: window.totalCount,

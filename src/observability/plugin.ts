@@ -21,6 +21,7 @@ export interface ObservedOperation {
   span: Span | null;
   name: string | null;
   type: string;
+  /** The SHA-256 of the document (with tracing on; null without). */
   hash: string | null;
   stats: OperationStats | null;
   outcome: OperationOutcome;
@@ -56,7 +57,8 @@ export class Observability {
     const observed = this.requests.get(request);
     const { tracing } = this.options;
     const name = typeof params?.operationName === 'string' && params.operationName !== '' ? params.operationName : null;
-    const hash = typeof params?.query === 'string' ? createHash('sha256').update(params.query).digest('hex') : null;
+    // Only the operation span carries the hash: without tracing, no digest of every document.
+    const hash = tracing && typeof params?.query === 'string' ? createHash('sha256').update(params.query).digest('hex') : null;
     let span: Span | null = null;
     let context: Context = ROOT_CONTEXT;
     if (tracing) {

@@ -4,7 +4,7 @@ import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { GatewayContext } from '../context.js';
-import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
+import { decodeGlobalId, encodeGlobalId, nodeKey, type NodeKind } from './global-id.js';
 import { nodeTypeName } from './node-type.js';
 
 export interface GatewaySchemaTypes {
@@ -39,3 +39,14 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
 });
 
 export type GatewayTypes = PothosSchemaTypes.ExtendDefaultTypes<GatewaySchemaTypes>;
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * The resolver of an object's global id field, the same id t.globalID gives (encodeGlobalID
+ * above), computed synchronously: t.globalID wraps its resolver in an async function, a promise
+ * per object that makes graphql-js complete every list of such objects asynchronously.
+ */
+export function globalId<T>(kind: NodeKind, local: (parent: T) => string): (parent: T) => string {
+  return (parent) => encodeGlobalId(kind, local(parent));
+}

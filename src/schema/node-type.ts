@@ -1,6 +1,6 @@
 /** The concrete type of a value reached through the Node interface (node, nodes). */
 import type { GatewayContext } from '../context.js';
-import type { ResourceKind } from '../domain/resource.js';
+import type { ResourceKind, ResourceView } from '../domain/resource.js';
 
 export const TYPE_OF_KIND: Record<ResourceKind, string> = {
   general: 'GeneralResource',
@@ -9,9 +9,13 @@ export const TYPE_OF_KIND: Record<ResourceKind, string> = {
 };
 
 /** Each node value has a shape of its own: a resource view has an origin, a history record its hardware, a type its levels. */
-export async function nodeTypeName(value: unknown, ctx: GatewayContext): Promise<string> {
+export function nodeTypeName(value: unknown, ctx: GatewayContext): string | Promise<string> {
   const v = value as Record<string, unknown>;
-  if ('origin' in v && 'record' in v) return TYPE_OF_KIND[await ctx.inventory.kind(value as never)];
+  if ('origin' in v && 'record' in v) {
+    const view = value as ResourceView;
+    // Synchronous when the record says its kind (a promise per item makes a list asynchronous).
+    return view.kind ? TYPE_OF_KIND[view.kind] : ctx.inventory.kind(view).then((kind) => TYPE_OF_KIND[kind]);
+  }
   if ('hardware' in v) return 'DecommissionedResource';
   if ('levels' in v) return 'ResourceType';
   return 'Tenant';

@@ -76,11 +76,14 @@ export function compressionPlugin(): Plugin {
   return {
     onResponse(payload) {
       const { request, response, fetchAPI } = payload;
-      if (!compress || !response.body || response.headers.has('content-encoding')) return;
+      if (!compress || response.headers.has('content-encoding')) return;
       const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
       if (STREAMED_TYPES.includes(type)) return;
       const length = response.headers.get('content-length');
       if (length !== null && Number(length) < MIN_COMPRESSED_BYTES) return;
+      // Reading `body` turns a whatwg-node response's string into a stream (for every GraphQL
+      // answer, compressed or not): asked only when no Content-Length says there is a body.
+      if (length === null && !response.body) return;
       const vary = response.headers.get('vary');
       if (!vary?.toLowerCase().includes('accept-encoding')) response.headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
       const encoding = negotiateEncoding(request.headers.get('accept-encoding'));

@@ -5,7 +5,7 @@
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, type SelectionSetNode, type ValidationContext,
+  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
@@ -64,9 +64,40 @@ function shapeRule(config: GatewayConfig) {
   });
 }
 
+/** Whether the operation that runs declares variables (validation refuses a use of an undeclared one). */
+function hasVariables(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  return (operation?.variableDefinitions?.length ?? 0) > 0;
+}
+
 export function operationLimitsPlugin(config: GatewayConfig): Plugin {
   const { maxTokens } = config.limits;
   const maxCost = config.maxUpstreamCallsPerOperation;
+  const settings = {
+    defaultPageSize: config.defaultPageSize,
+    maxPageSize: config.maxPageSize,
+    minimalListSize: config.maxPageSize,
+    resourceTypeCount: 50,
+    maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
+  };
+  /**
+   * Estimates of operations without variables, which depend on the document alone: by document
+   * (Yoga's parse cache hands out one document object per text) and operation name.
+   */
+  const fixedEstimates = new WeakMap<DocumentNode, Map<string, number>>();
+  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>) => {
+    const key = operationName ?? '';
+    const known = fixedEstimates.get(document)?.get(key);
+    if (known !== undefined) return { estimate: known, problems: [] };
+    const result = estimateUpstreamCalls(document, operationName, variables, settings);
+    if (result.problems.length === 0 && !hasVariables(document, operationName)) {
+      let byName = fixedEstimates.get(document);
+      if (!byName) fixedEstimates.set(document, (byName = new Map()));
+      byName.set(key, result.estimate);
+    }
+    return result;
+  };
   return {
     onParse({ parseFn, setParseFn }) {
       setParseFn((source, options) => {
@@ -91,21 +122,15 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       };
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const { estimate, problems } = estimateUpstreamCalls(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>, {
-        defaultPageSize: config.defaultPageSize,
-        maxPageSize: config.maxPageSize,
-        minimalListSize: config.maxPageSize,
-        resourceTypeCount: 50,
-        maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
-      });
+      const { estimate: calls, problems } = estimate(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
       if (problems.length > 0) {
         setResultAndStopExecution({ errors: problems });
         return undefined;
       }
-      (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = estimate;
-      if (estimate > maxCost) {
+      (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = calls;
+      if (calls > maxCost) {
         setResultAndStopExecution({
-          errors: [tooExpensive('upstreamCalls', estimate, maxCost, `The operation could make about ${estimate} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
+          errors: [tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
         });
         return undefined;
       }

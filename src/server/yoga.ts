@@ -174,6 +174,12 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
     },
     cors: config.corsOrigins === null ? false : { origin: config.corsOrigins, credentials: config.corsOrigins !== '*', methods: ['GET', 'POST'] },
     batching: config.limits.maxBatch > 0 ? { limit: config.limits.maxBatch } : false,
+    // bodyLimitPlugin refuses, before parsing, every POST without a Content-Length or over
+    // MAX_BODY_BYTES, and Node's parser reads exactly Content-Length bytes (it refuses a request
+    // that also says Transfer-Encoding). Yoga's own limit would pipe every body through a byte-
+    // counting TransformStream into a new Request (a few percent of the gateway's CPU per request)
+    // to catch bodies that cannot reach it.
+    maxRequestBodySize: false,
     logging: {
       debug: (...args) => logger.debug(String(args[0] ?? ''), { args: args.slice(1) }),
       info: (...args) => logger.info(String(args[0] ?? ''), { args: args.slice(1) }),

@@ -84,6 +84,12 @@ const BACKOFF_CAP_MS = 2_000;
 const DEADLINE_BACKSTOP_MS = 1_000;
 /** Failed calls are logged one by one at debug, and summed up at warn at most this often. */
 const FAILURE_SUMMARY_INTERVAL_MS = 10_000;
+/**
+ * The abort reason of every session that ends (each request's): made once, as a DOMException
+ * captures a stack trace when made. It never leaves the client: what was cut short by it is
+ * reported as the session's own error (stopError).
+ */
+const OPERATION_ENDED = new DOMException('The operation ended', 'AbortError');
 
 export function createDispatcher(settings: ClientSettings): Agent {
   return new Agent({
@@ -314,7 +320,7 @@ export class InventorySession {
     this.closed = true;
     this.clearTimer();
     this.detachClient();
-    if (!this.signal.aborted) this.controller.abort(new DOMException('The operation ended', 'AbortError'));
+    if (!this.signal.aborted) this.controller.abort(OPERATION_ENDED);
   }
 
   /** Why no more upstream calls may start for this operation, or null. */

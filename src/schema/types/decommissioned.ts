@@ -1,6 +1,6 @@
 /** Decommissioned resources: the history record, and its hardware data read with additionalInfo=true only when selected. */
 import type { DecommissionedAdditional, DecommissionedResource } from '../../domain/inventory.js';
-import { builder } from '../builder.js';
+import { builder, globalId } from '../builder.js';
 import { CloudPropertiesRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
@@ -94,7 +94,7 @@ export const DecommissionedResourceRef = builder.objectRef<DecommissionedResourc
   description:
     'A resource taken out of service. Its hardware (bios, networkCards, physicalDisks, logicalDisks, cpus, videoCards) costs one more upstream read per resource unless the record at hand carries it.',
   fields: (t) => ({
-    id: t.globalID({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: (d) => ({ type: 'DecommissionedResource', id: `${d.tenantId}:${d.id}` }) }),
+    id: t.id({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: globalId('DecommissionedResource', (d) => `${d.tenantId}:${d.id}`) }),
     resourceId: t.exposeID('id', { description: 'Id of the resource in the inventory history.', nullable: false }),
     tenantId: t.exposeID('tenantId', { description: 'Tenant the record was read from.', nullable: false }),
     hostName: t.exposeString('hostName', { description: 'Host name.' }),

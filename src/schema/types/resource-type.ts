@@ -1,6 +1,6 @@
 import type { ResourceType } from '../../domain/inventory.js';
 import { badUserInput } from '../../upstream/errors.js';
-import { builder } from '../builder.js';
+import { builder, globalId } from '../builder.js';
 import { pagingArgs } from './connection.js';
 import { ResourceFilterInput } from './filters.js';
 import { ResourceConnectionRef } from './resource.js';
@@ -9,7 +9,7 @@ export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').i
   interfaces: [builder.nodeInterfaceRef()],
   description: 'A resource type with its place in the type hierarchy.',
   fields: (t) => ({
-    id: t.globalID({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: (type) => ({ type: 'ResourceType', id: `${type.tenantId}:${type.number}` }) }),
+    id: t.id({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: globalId('ResourceType', (type) => `${type.tenantId}:${type.number}`) }),
     number: t.exposeInt('number', { description: 'Number of the resource type in the inventory.', nullable: false }),
     name: t.exposeString('name', { description: 'Resource type name, trimmed.', nullable: false }),
     path: t.exposeString('path', { nullable: false, description: "Path in the type hierarchy as the inventory writes it, e.g. 'Server >> Linux'." }),

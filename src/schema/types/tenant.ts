@@ -1,6 +1,6 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
 import type { TenantShape } from '../../datasource/inventory.js';
-import { builder } from '../builder.js';
+import { builder, globalId } from '../builder.js';
 import { pagingArgs } from './connection.js';
 import { selectsAnyField } from '../selection.js';
 import { AntivirusDefinitionConnectionRef } from './antivirus.js';
@@ -16,7 +16,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
   interfaces: [builder.nodeInterfaceRef()],
   description: 'Everything of one tenant (a client or MSP account).',
   fields: (t) => ({
-    id: t.globalID({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: (tenant) => ({ type: 'Tenant', id: tenant.id }) }),
+    id: t.id({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: globalId('Tenant', (tenant) => tenant.id) }),
     tenantId: t.exposeID('id', { description: 'Tenant id (client or MSP account), e.g. client_1, as Query.tenant(id:) takes it.', nullable: false }),
     resources: t.field({
       type: ResourceConnectionRef,
