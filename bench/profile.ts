@@ -13,13 +13,14 @@
  *   --warmup=1000 --profile=true --heap=false (allocation sampling) --ideal=false (also the ideal
  *   client's CPU per operation, in this process) --top=30; --analyse=<file.cpuprofile> prints the tables of a saved profile
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startSimulatorProcess } from './simulator-process.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 
@@ -146,19 +147,6 @@ function printHeapProfile(profile: HeapProfile, requests: number, top: number): 
 }
 
 // ---- the measurement ------------------------------------------------------------------------
-
-async function startSimulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env: { ...process.env, SIMULATOR_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 async function startLoadGenerator(): Promise<{ run: (order: LoadOrder) => Promise<LoadResult>; stop: () => void }> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, PROFILE_LOAD_GENERATOR: '1' } });

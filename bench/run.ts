@@ -6,7 +6,6 @@
  * The simulator runs in a child process so that it does not share an event loop with either
  * contender. Run with --expose-gc (the npm script does) for the memory figures.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +19,7 @@ import { createDispatcher, InventoryClient } from '../src/upstream/client.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { GatewayMetrics } from '../src/observability/metrics.js';
 import { createTracing } from '../src/observability/tracing.js';
+import { startSimulatorProcess } from './simulator-process.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
@@ -41,19 +41,6 @@ function percentile(xs: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
-async function startSimulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env: { ...process.env, SIMULATOR_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 async function simConfig(url: string, patch: Record<string, unknown>) {
   await (await fetch(`${url}/__sim/config`, { method: 'POST', body: JSON.stringify(patch) })).text();
