@@ -393,17 +393,18 @@ export class InventorySession {
     const call: Call = { ...fields, method: 'GET' };
     const cache = this.client.cache;
     if (!cache || this.cacheScope === null) return (await this.send(call)).value;
+    const path = this.pathOf(call);
     const request: CacheRequest = {
-      route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: this.pathOf(call), scope: this.cacheScope,
+      route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path, scope: this.cacheScope,
       windowEnd: call.route === 'availability' ? Number(call.query?.endTime) : undefined,
     };
     const stats = this.stats;
     return cache.read(request, {
-      fetch: () => this.send(call),
+      fetch: () => this.send(call, path),
       refresh: () => {
         // A background session: it outlives this operation's response, with its own deadline.
         const background = new InventorySession(this.client, { authorization: this.options.authorization });
-        return background.send(call).finally(() => background.close());
+        return background.send(call, path).finally(() => background.close());
       },
       wait: (pending) => this.waitFor(pending, call),
       hit: () => stats.cacheHits++,
@@ -432,11 +433,11 @@ export class InventorySession {
     return `${this.client.basePath}/api/v2/tenants/${pathSegment(call.tenantId)}${call.path}${encodeQuery(call.query ?? {})}`;
   }
 
-  private async send(call: Call): Promise<Fetched> {
+  /** `path`: the call's encoded path and query, when the caller has it already. */
+  private async send(call: Call, path = this.pathOf(call)): Promise<Fetched> {
     const { settings, auth } = this.client.options;
     const { breaker, retryBudget } = this.client;
     const idempotent = call.method === 'GET';
-    const path = this.pathOf(call);
     let refreshedAuth = false;
     /** Attempts made so far (a retry after a token refresh included), and why the next one is made. */
     let tries = 0;

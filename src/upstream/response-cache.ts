@@ -126,13 +126,16 @@ export class ResponseCache {
   private readonly inFlight = new Map<string, Promise<Entry>>();
   readonly shared: SharedStore | null;
   private readonly now: () => number;
+  /** How long generation tokens live: past every entry that can carry them (twice the longest lifetime). */
+  private readonly generationLifetimeMs: number;
   /** Hits, misses and the rest since start (bench and tests read them). */
-  readonly counts = { hit: 0, sharedHit: 0, miss: 0, stale: 0, coalesced: 0 };
+  readonly counts = { hit: 0, miss: 0, stale: 0, coalesced: 0 };
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.settings = options.settings;
     this.shared = options.shared ?? null;
     this.now = options.now ?? Date.now;
+    this.generationLifetimeMs = 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs)));
     this.memory = new LRUCache<string, Entry>({
       maxSize: this.settings.maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.text.length * HEAP_BYTES_PER_TEXT_BYTE + key.length + ENTRY_OVERHEAD_BYTES),
@@ -160,7 +163,8 @@ export class ResponseCache {
     if (ttl <= 0) return (await io.fetch()).value;
     const dependencies = this.dependencies(request);
     const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
-    const entry = await this.lookup(key, dependencies.length > 0);
+    const generational = dependencies.length > 0;
+    const entry = await this.lookup(key, generational);
     const now = this.now();
     if (entry && now < entry.freshUntil) {
       io.hit();
@@ -168,13 +172,13 @@ export class ResponseCache {
       return entry.value;
     }
     if (entry && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
-      this.refreshInBackground(key, request, io, ttl, dependencies.length > 0);
+      this.refreshInBackground(key, request, io, ttl, generational);
       io.stale(now - entry.storedAt, 'revalidating');
       this.count(request.route, 'stale');
       return entry.value;
     }
     try {
-      return (await this.load(key, request, io, ttl, dependencies.length > 0)).value;
+      return (await this.load(key, request, io, ttl, generational)).value;
     } catch (error) {
       if (entry && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
         io.stale(this.now() - entry.storedAt, 'upstream-error');
@@ -194,7 +198,7 @@ export class ResponseCache {
     for (const [key, token] of tokens) this.generations.set(key, token);
     if (this.shared?.available) {
       try {
-        await this.shared.setGenerations(tokens, this.generationLifetimeMs());
+        await this.shared.setGenerations(tokens, this.generationLifetimeMs);
         return;
       } catch {
         // Unreachable now: written when it is back (meanwhile other replicas can only see it by TTL).
@@ -215,20 +219,16 @@ export class ResponseCache {
 
   // ---- internals ----------------------------------------------------------------------------
 
-  /** Entries outlive their TTL by the longest stale window; generations outlive entries. */
+  /** Entries outlive their TTL by the longest stale window. */
   private lifetimeMs(ttl: number): number {
     return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
-  }
-
-  private generationLifetimeMs(): number {
-    return 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs)));
   }
 
   private async generationsOf(keys: string[]): Promise<string> {
     if (keys.length === 0) return '-';
     if (this.shared?.available) {
       try {
-        const tokens = await this.shared.generations(keys, newToken, this.generationLifetimeMs());
+        const tokens = await this.shared.generations(keys, newToken, this.generationLifetimeMs);
         keys.forEach((key, i) => this.generations.set(key, tokens[i]!));
         return tokens.join('.');
       } catch {
@@ -250,7 +250,6 @@ export class ResponseCache {
       const raw = await this.shared.get(key);
       const entry = raw === null ? null : deserialize(raw, generational);
       if (!entry) return undefined;
-      this.counts.sharedHit++;
       this.remember(key, entry);
       return entry;
     } catch {
@@ -318,7 +317,7 @@ export class ResponseCache {
     if (this.unsynced.size === 0 || !this.shared) return;
     const tokens = new Map(this.unsynced);
     this.unsynced.clear();
-    this.shared.setGenerations(tokens, this.generationLifetimeMs()).catch(() => {
+    this.shared.setGenerations(tokens, this.generationLifetimeMs).catch(() => {
       for (const [key, token] of tokens) if (!this.unsynced.has(key)) this.unsynced.set(key, token);
     });
   }
