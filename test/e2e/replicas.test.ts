@@ -310,16 +310,19 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
       }
     });
 
+    /** 20 clients looking resources up through nginx for `ms`, every `stride`-th resource in turn, each answer checked. */
+    const lookupLoad = (ms: number, stride: number) => load(nginx!.url, {
+      clients: 20, ms, query: LOOKUP,
+      next: (i) => {
+        const r = resources[(i * stride) % resources.length]!;
+        return { variables: { id: r.id }, check: (a) => (a.body.errors ? JSON.stringify(a.body.errors).slice(0, 300) : a.body.data?.tenant?.resource?.hostName === r.hostName ? null : `wrong answer for ${r.id}: ${JSON.stringify(a.body).slice(0, 200)}`) };
+      },
+    });
+
     it('(f) Redis stopped and started again under a 20-client load through nginx: no request fails; then Redis is shared again', async () => {
       await simConfig({ latencyMs: 10 });
       try {
-        const run = load(nginx!.url, {
-          clients: 20, ms: 5_000, query: LOOKUP,
-          next: (i) => {
-            const r = resources[(i * 7) % resources.length]!;
-            return { variables: { id: r.id }, check: (a) => (a.body.errors ? JSON.stringify(a.body.errors).slice(0, 300) : a.body.data?.tenant?.resource?.hostName === r.hostName ? null : `wrong answer for ${r.id}: ${JSON.stringify(a.body).slice(0, 200)}`) };
-          },
-        });
+        const run = lookupLoad(5_000, 7);
         await sleep(1_000);
         await redis!.stop();
         await sleep(2_000);
@@ -354,13 +357,7 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
     it('(f2) Redis hanging for 2 s under a 20-client load through nginx: no request fails, none waits long', async () => {
       await simConfig({ latencyMs: 10 });
       try {
-        const run = load(nginx!.url, {
-          clients: 20, ms: 4_000, query: LOOKUP,
-          next: (i) => {
-            const r = resources[(i * 11) % resources.length]!;
-            return { variables: { id: r.id }, check: (a) => (a.body.errors ? JSON.stringify(a.body.errors).slice(0, 300) : a.body.data?.tenant?.resource?.hostName === r.hostName ? null : `wrong answer for ${r.id}`) };
-          },
-        });
+        const run = lookupLoad(4_000, 11);
         await sleep(1_000);
         redis!.pause();
         await sleep(2_000);
