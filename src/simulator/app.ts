@@ -21,10 +21,9 @@ import { applyPatch, settingsFrom, type SimulatorPatch, type SimulatorSettings }
 import { createStats, type SimulatorStats } from './stats.js';
 
 // The public types, where their users have always imported them from.
-export type { SimClient } from './auth.js';
 export type { ScriptedFault } from './faults.js';
 export type { RouteName } from './routes.js';
-export { DEFAULT_SIMULATOR_SETTINGS, type FailureKind, type SimulatorPatch, type SimulatorSettings } from './settings.js';
+export { DEFAULT_SIMULATOR_SETTINGS, type FailureKind, type SimClient, type SimulatorPatch, type SimulatorSettings } from './settings.js';
 export type { SimulatorStats } from './stats.js';
 
 export interface Simulator {

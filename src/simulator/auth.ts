@@ -4,11 +4,7 @@
  * The clock and the token randomness are injected, so expiry and revocation are testable without waiting.
  */
 import type { Random } from './random.js';
-import { SimError } from './query.js';
-import type { SimulatorSettings } from './settings.js';
-
-/** An OAuth2 client of the simulator's token endpoint, optionally scoped to some tenants. */
-export interface SimClient { clientId: string; clientSecret: string; tenants?: string[] }
+import type { SimClient, SimulatorSettings } from './settings.js';
 
 /** A token the simulator issued: until when it is valid, to which client, and the tenants it may read (null: all). */
 export interface Grant { expiresAt: number; clientId: string; tenants: ReadonlySet<string> | null }
@@ -33,21 +29,6 @@ export interface AuthOptions {
   settings: SimulatorSettings;
   random: Pick<Random, 'hex'>;
   now?: () => number;
-}
-
-/** Refuses a malformed auth.clients list (a 400 on POST /__sim/config). */
-export function validateClients(clients: unknown): SimClient[] {
-  if (!Array.isArray(clients)) throw new SimError(400, 'auth.clients must be a list');
-  return clients.map((c: unknown, i) => {
-    const client = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
-    if (typeof client.clientId !== 'string' || client.clientId === '' || typeof client.clientSecret !== 'string' || client.clientSecret === '') {
-      throw new SimError(400, `auth.clients[${i}] needs a clientId and a clientSecret`);
-    }
-    if (client.tenants !== undefined && !(Array.isArray(client.tenants) && client.tenants.every((t) => typeof t === 'string'))) {
-      throw new SimError(400, `auth.clients[${i}].tenants must be a list of tenant ids`);
-    }
-    return { clientId: client.clientId, clientSecret: client.clientSecret, ...(client.tenants ? { tenants: [...(client.tenants as string[])] } : {}) };
-  });
 }
 
 export function createAuth({ settings, random, now = Date.now }: AuthOptions): AuthRoom {

@@ -2,7 +2,7 @@
  * The simulator's settings: their shape, the defaults, and how a patch (startSimulator's
  * options, POST /__sim/config) changes them. Every room reads the one live settings object.
  */
-import { validateClients, type SimClient } from './auth.js';
+import { SimError } from './query.js';
 
 export type FailureKind = '503' | 'drop' | '429';
 
@@ -37,6 +37,9 @@ export interface SimulatorSettings {
     clients?: SimClient[];
   };
 }
+
+/** An OAuth2 client of the simulator's token endpoint, optionally scoped to some tenants. */
+export interface SimClient { clientId: string; clientSecret: string; tenants?: string[] }
 
 /** A settings patch (POST /__sim/config, startSimulator's options): auth may be given in part. */
 export type SimulatorPatch = Omit<Partial<SimulatorSettings>, 'auth'> & { auth?: Partial<SimulatorSettings['auth']> };
@@ -77,4 +80,19 @@ export function applyPatch(settings: SimulatorSettings, patch: SimulatorPatch): 
   Object.assign(settings, rest);
   if (auth) Object.assign(settings.auth, auth, clients ? { clients } : {});
   return patch.seed !== undefined || patch.size !== undefined;
+}
+
+/** Refuses a malformed auth.clients list (a 400 on POST /__sim/config). */
+export function validateClients(clients: unknown): SimClient[] {
+  if (!Array.isArray(clients)) throw new SimError(400, 'auth.clients must be a list');
+  return clients.map((c: unknown, i) => {
+    const client = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+    if (typeof client.clientId !== 'string' || client.clientId === '' || typeof client.clientSecret !== 'string' || client.clientSecret === '') {
+      throw new SimError(400, `auth.clients[${i}] needs a clientId and a clientSecret`);
+    }
+    if (client.tenants !== undefined && !(Array.isArray(client.tenants) && client.tenants.every((t) => typeof t === 'string'))) {
+      throw new SimError(400, `auth.clients[${i}].tenants must be a list of tenant ids`);
+    }
+    return { clientId: client.clientId, clientSecret: client.clientSecret, ...(client.tenants ? { tenants: [...(client.tenants as string[])] } : {}) };
+  });
 }
