@@ -314,6 +314,23 @@ describe('auth', () => {
     expect((await get(`${T}/client_1/resourceType/minimal`, { authorization: `Bearer ${good.access_token}` })).status).toBe(401);
   });
 
+  it('revokes one token through POST /__sim/tokens/revoke while the others stay valid', async () => {
+    sim.configure({ auth: { ...sim.settings.auth, enabled: true } });
+    const revoked = (await tokenFrom(sim.url, 'sim-client', 'sim-secret'))!;
+    const kept = (await tokenFrom(sim.url, 'sim-client', 'sim-secret'))!;
+    const revoke = (body: string) => fetch(`${sim.url}/__sim/tokens/revoke`, { method: 'POST', body });
+    const status = (token: string) => get(`${T}/client_1/resourceType/minimal`, { authorization: `Bearer ${token}` }).then((r) => r.status);
+    const first = await revoke(JSON.stringify({ token: revoked }));
+    expect([first.status, await first.json()]).toEqual([200, { revoked: true }]);
+    expect([await status(revoked), await status(kept)]).toEqual([401, 200]);
+    // A second revocation finds nothing to revoke; a body without a token is refused.
+    expect(await (await revoke(JSON.stringify({ token: revoked }))).json()).toEqual({ revoked: false });
+    expect((await revoke('{}')).status).toBe(400);
+    expect((await revoke('not json')).status).toBe(400);
+    expect(sim.revokeToken(kept)).toBe(true);
+    expect(await status(kept)).toBe(401);
+  });
+
   it('scopes the tokens of auth.clients to their tenants: 403 with the usual error body elsewhere', async () => {
     const scoped = await startSimulator({
       port: 0,

@@ -1,0 +1,75 @@
+/**
+ * What the simulator counts for tests and benchmarks: calls per route, requests in flight,
+ * injected faults, tokens issued, and a capped log of the most recent requests.
+ */
+import type { RouteName } from './routes.js';
+import type { FailureKind } from './settings.js';
+
+const REQUEST_LOG_CAP = 5000;
+
+export interface LoggedRequest { method: string; route: RouteName | 'unknown'; url: string; at: number; traceparent?: string; clientId?: string }
+
+export interface SimulatorStats {
+  calls: Partial<Record<RouteName, number>>;
+  totalCalls: number;
+  inFlight: number;
+  maxInFlight: number;
+  faults: Record<FailureKind | 'hang', number>;
+  tokensIssued: number;
+  /** Most recent requests (method, route, path with query, the client whose valid token it carried), oldest first, capped. */
+  requests: LoggedRequest[];
+}
+
+export interface StatsRoom {
+  /** The live figures, for answering GET /__sim/stats without a copy. */
+  current(): Readonly<SimulatorStats>;
+  /** A copy the caller may keep. */
+  snapshot(): SimulatorStats;
+  /** Zero everything but the requests still in flight, which will still finish. */
+  reset(): void;
+  logRequest(entry: LoggedRequest): void;
+  /** Counts a call of a route as started; the returned function counts it finished (once, however often called). */
+  begin(route: RouteName): () => void;
+  faultInjected(kind: FailureKind | 'hang'): void;
+  tokenIssued(): void;
+}
+
+const emptyStats = (): SimulatorStats => ({
+  calls: {}, totalCalls: 0, inFlight: 0, maxInFlight: 0, faults: { '503': 0, drop: 0, '429': 0, hang: 0 }, tokensIssued: 0, requests: [],
+});
+
+export function createStats(): StatsRoom {
+  let stats = emptyStats();
+  return {
+    current: () => stats,
+    snapshot: () => structuredClone(stats),
+    reset() {
+      const inFlight = stats.inFlight;
+      stats = emptyStats();
+      stats.inFlight = inFlight;
+    },
+    logRequest(entry) {
+      stats.requests.push(entry);
+      if (stats.requests.length > REQUEST_LOG_CAP) stats.requests.splice(0, stats.requests.length - REQUEST_LOG_CAP);
+    },
+    begin(route) {
+      stats.calls[route] = (stats.calls[route] ?? 0) + 1;
+      stats.totalCalls++;
+      stats.inFlight++;
+      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+      let finished = false;
+      return () => {
+        if (finished) return;
+        finished = true;
+        // The figures of now: after a reset the call is carried over in the new inFlight.
+        stats.inFlight--;
+      };
+    },
+    faultInjected(kind) {
+      stats.faults[kind]++;
+    },
+    tokenIssued() {
+      stats.tokensIssued++;
+    },
+  };
+}
