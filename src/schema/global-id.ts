@@ -3,6 +3,12 @@
  * needs. A resource's id does not depend on its concrete type (a minimal record does not know
  * it), so all three resource types share the kind `Resource`. Format, base64url of
  * `<kind>:<tenantId>[:<key>]`; tenant and resource ids cannot contain ':' (src/domain/input.ts).
+ *
+ * Arguments that name an object (Query.tenant, Tenant.resource, Tenant.decommissionedResource,
+ * updateResource's input) take either its inventory id or its global id, told apart by one rule
+ * (looksLikeGlobalId): a value is a global id when it is base64url whose decoded text begins with
+ * a known kind and ':'. An inventory id never contains ':', and real ones (numbers, UUIDs) do not
+ * happen to be base64 of `Resource:`, so a value is never both in practice.
  */
 import { checkId, checkTenantId } from '../domain/input.js';
 import { badUserInput } from '../upstream/errors.js';
@@ -69,6 +75,50 @@ export function nodeKey(kind: string, local: string, field = 'id'): NodeKey {
     throw invalid(field);
   }
   throw invalid(field);
+}
+
+const KINDS = new Set<string>(['Tenant', 'Resource', 'DecommissionedResource', 'ResourceType']);
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** The one rule that tells a global id from an inventory id (see the module comment). */
+export function looksLikeGlobalId(value: string): boolean {
+  if (value.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(value)) return false;
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon > 0 && KINDS.has(text.slice(0, colon));
+}
+
+/** The key shape of one kind (Resource and DecommissionedResource share a member of NodeKey). */
+export type KeyOfKind<K extends NodeKind> = NodeKey extends infer N ? (N extends { kind: infer Of } ? (K extends Of ? N & { kind: K } : never) : never) : never;
+
+const KIND_WORDS: Record<NodeKind, string> = {
+  Tenant: 'a tenant', Resource: 'a resource', DecommissionedResource: 'a decommissioned resource', ResourceType: 'a resource type',
+};
+
+/**
+ * The key an argument names when it is given as a global id, or null when the value is an
+ * inventory id (the caller checks it as before). A global id of another kind, or of another
+ * tenant than `tenantId` (the tenant the argument is asked under), is BAD_USER_INPUT naming
+ * `field`, thrown before any upstream call.
+ */
+export function keyFromGlobalId<K extends NodeKind>(value: string, kind: K, field: string, tenantId?: string): KeyOfKind<K> | null {
+  if (!looksLikeGlobalId(value)) return null;
+  const key = parseGlobalId(value, field);
+  if (key.kind !== kind) throw badUserInput(`${field} is the id of ${KIND_WORDS[key.kind]}, not of ${KIND_WORDS[kind]}`, field);
+  if (tenantId !== undefined && key.tenantId !== tenantId) {
+    throw badUserInput(`${field} names an object of tenant '${key.tenantId}', not of tenant '${tenantId}'`, field);
+  }
+  return key as KeyOfKind<K>;
+}
+
+/**
+ * The inventory id an argument names, given either form: a tenant's id, or a resource's within
+ * `tenantId` (see keyFromGlobalId). Every argument that names an object goes through here.
+ */
+export function inventoryIdArgument(value: string | number, kind: 'Tenant' | 'Resource' | 'DecommissionedResource', field: string, tenantId?: string): string {
+  const key = keyFromGlobalId(String(value), kind, field, tenantId);
+  if (key === null) return String(value);
+  return 'id' in key ? key.id : key.tenantId;
 }
 
 /** For the relay plugin: the kind as the type name, the local part as the id. */
