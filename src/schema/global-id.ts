@@ -5,7 +5,7 @@
  * `<kind>:<tenantId>[:<key>]`; tenant and resource ids cannot contain ':' (src/domain/input.ts).
  *
  * Arguments that name an object (Query.tenant, Tenant.resource, Tenant.decommissionedResource,
- * updateResource's input) take either its inventory id or its global id, told apart by one rule
+ * the id of the resource filters, updateResource's input) take either its inventory id or its global id, told apart by one rule
  * (looksLikeGlobalId): a value is a global id when it is base64url whose decoded text begins with
  * a known kind and ':'. An inventory id never contains ':', and real ones (numbers, UUIDs) do not
  * happen to be base64 of `Resource:`, so a value is never both in practice.
@@ -119,6 +119,12 @@ export function inventoryIdArgument(value: string | number, kind: 'Tenant' | 'Re
   const key = keyFromGlobalId(String(value), kind, field, tenantId);
   if (key === null) return String(value);
   return 'id' in key ? key.id : key.tenantId;
+}
+
+/** A filter whose id may be either form, with the inventory id in its place (see inventoryIdArgument). */
+export function filterWithInventoryId<F extends { id?: string | number | null }>(filter: F | null | undefined, kind: 'Resource' | 'DecommissionedResource', tenantId: string): F | null | undefined {
+  if (filter?.id == null) return filter;
+  return { ...filter, id: inventoryIdArgument(filter.id, kind, 'filter.id', tenantId) };
 }
 
 /** For the relay plugin: the kind as the type name, the local part as the id. */

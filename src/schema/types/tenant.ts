@@ -1,7 +1,7 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
 import type { TenantShape } from '../../datasource/inventory.js';
 import { builder, globalId } from '../builder.js';
-import { inventoryIdArgument } from '../global-id.js';
+import { filterWithInventoryId, inventoryIdArgument } from '../global-id.js';
 import { pagingArgs } from './connection.js';
 import { selectsAnyField } from '../selection.js';
 import { AntivirusDefinitionConnectionRef } from './antivirus.js';
@@ -28,7 +28,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         includeStatus: t.arg.boolean({ defaultValue: false, description: 'Include each resource\'s monitoring status in the search results, so that status costs no detail read.' }),
         ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'Resource', tenant.id) }),
     }),
     resourceList: t.field({
       type: [ResourceRef],
@@ -40,7 +40,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         deviceTypeId: t.arg.int(),
         filter: t.arg({ type: ResourceFilterInput }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.listMinimal(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.listMinimal(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'Resource', tenant.id) }),
     }),
     resource: t.field({
       type: ResourceRef,
@@ -56,7 +56,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
         ...pagingArgs(t.arg, { last: 'Only together with before.' }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.decommissionedResources(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.decommissionedResources(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'DecommissionedResource', tenant.id) }),
     }),
     decommissionedResource: t.field({
       type: DecommissionedResourceRef,
