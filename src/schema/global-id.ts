@@ -5,10 +5,11 @@
  * `<kind>:<tenantId>[:<key>]`; tenant and resource ids cannot contain ':' (src/domain/input.ts).
  *
  * Arguments that name an object (Query.tenant, Tenant.resource, Tenant.decommissionedResource,
- * the id of the resource filters, updateResource's input) take either its inventory id or its global id, told apart by one rule
- * (looksLikeGlobalId): a value is a global id when it is base64url whose decoded text begins with
- * a known kind and ':'. An inventory id never contains ':', and real ones (numbers, UUIDs) do not
- * happen to be base64 of `Resource:`, so a value is never both in practice.
+ * the id of the resource filters, updateResource's input) take its inventory id or its global id,
+ * told apart by one rule (looksLikeGlobalId): a value is a global id when it is base64url whose
+ * decoded text begins with a known kind and ':'; anything else is an inventory id. The encoding of
+ * every kind begins with 'V', 'U' or 'R' (not hex), so ids of digits, hex and '-' (numbers, UUIDs)
+ * are never read as global ids; only an id that happens to be base64 of `Resource:...` would be.
  */
 import { checkId, checkTenantId } from '../domain/input.js';
 import { badUserInput } from '../upstream/errors.js';
@@ -50,12 +51,18 @@ export function globalIdOf(key: NodeKey): string {
 }
 
 const MAX_GLOBAL_ID_LENGTH = 400;
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** Every kind, as error messages name it. */
+const KIND_WORDS: Record<NodeKind, string> = {
+  Tenant: 'a tenant', Resource: 'a resource', DecommissionedResource: 'a decommissioned resource', ResourceType: 'a resource type',
+};
 
 const invalid = (field: string) => badUserInput(`${field} is not an id from this API`, field);
 
 /** The key a global id stands for; anything else is BAD_USER_INPUT (checked before any call). */
 export function parseGlobalId(globalId: string, field = 'id'): NodeKey {
-  if (typeof globalId !== 'string' || globalId.length > MAX_GLOBAL_ID_LENGTH || !/^[A-Za-z0-9_-]+={0,2}$/.test(globalId)) throw invalid(field);
+  if (typeof globalId !== 'string' || globalId.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(globalId)) throw invalid(field);
   const text = Buffer.from(globalId, 'base64url').toString('utf8');
   const colon = text.indexOf(':');
   if (colon < 0) throw invalid(field);
@@ -77,23 +84,16 @@ export function nodeKey(kind: string, local: string, field = 'id'): NodeKey {
   throw invalid(field);
 }
 
-const KINDS = new Set<string>(['Tenant', 'Resource', 'DecommissionedResource', 'ResourceType']);
-const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
-
 /** The one rule that tells a global id from an inventory id (see the module comment). */
 export function looksLikeGlobalId(value: string): boolean {
   if (value.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(value)) return false;
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const colon = text.indexOf(':');
-  return colon > 0 && KINDS.has(text.slice(0, colon));
+  return colon > 0 && Object.hasOwn(KIND_WORDS, text.slice(0, colon));
 }
 
 /** The key shape of one kind (Resource and DecommissionedResource share a member of NodeKey). */
 export type KeyOfKind<K extends NodeKind> = NodeKey extends infer N ? (N extends { kind: infer Of } ? (K extends Of ? N & { kind: K } : never) : never) : never;
-
-const KIND_WORDS: Record<NodeKind, string> = {
-  Tenant: 'a tenant', Resource: 'a resource', DecommissionedResource: 'a decommissioned resource', ResourceType: 'a resource type',
-};
 
 /**
  * The key an argument names when it is given as a global id, or null when the value is an
