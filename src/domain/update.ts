@@ -7,7 +7,8 @@ import { checkId, checkTenantId } from './input.js';
 export interface UserError { field: string[]; message: string; code: string }
 
 export interface UpdateResourceInput {
-  tenantId: string | number;
+  /** Absent only when id was a global id (the schema layer puts its tenant here). */
+  tenantId?: string | number | null;
   id: string | number;
   aliasName?: string | null;
   alternateIP?: string | null;
@@ -50,7 +51,8 @@ export function validateUpdate(input: UpdateResourceInput): UserError[] {
     else if (value.length > MAX_TEXT) add(field, `at most ${MAX_TEXT} characters`, 'TOO_LONG');
     else if (CONTROL.test(value)) add(field, 'must not contain control characters', 'INVALID_FORMAT');
   };
-  try { checkTenantId(String(input.tenantId)); } catch { add(['tenantId'], 'not a valid tenant id', 'INVALID_FORMAT'); }
+  if (input.tenantId == null) add(['tenantId'], 'tenantId is required with an inventory id (a global id carries its tenant)', 'REQUIRED');
+  else try { checkTenantId(String(input.tenantId)); } catch { add(['tenantId'], 'not a valid tenant id', 'INVALID_FORMAT'); }
   try { checkId(String(input.id), 'id'); } catch { add(['id'], 'not a valid resource id', 'INVALID_FORMAT'); }
   for (const key of STRING_FIELDS) text([key], input[key]);
   if (input.alternateIP != null && !IP_RE.test(input.alternateIP)) add(['alternateIP'], 'must be an IP address', 'INVALID_FORMAT');

@@ -3,6 +3,13 @@
  * needs. A resource's id does not depend on its concrete type (a minimal record does not know
  * it), so all three resource types share the kind `Resource`. Format, base64url of
  * `<kind>:<tenantId>[:<key>]`; tenant and resource ids cannot contain ':' (src/domain/input.ts).
+ *
+ * Arguments that name an object (Query.tenant, Tenant.resource, Tenant.decommissionedResource,
+ * the id of the resource filters, updateResource's input) take its inventory id or its global id,
+ * told apart by one rule (looksLikeGlobalId): a value is a global id when it is base64url whose
+ * decoded text begins with a known kind and ':'; anything else is an inventory id. The encoding of
+ * every kind begins with 'V', 'U' or 'R' (not hex), so ids of digits, hex and '-' (numbers, UUIDs)
+ * are never read as global ids; only an id that happens to be base64 of `Resource:...` would be.
  */
 import { checkId, checkTenantId } from '../domain/input.js';
 import { badUserInput } from '../upstream/errors.js';
@@ -44,12 +51,18 @@ export function globalIdOf(key: NodeKey): string {
 }
 
 const MAX_GLOBAL_ID_LENGTH = 400;
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** Every kind, as error messages name it. */
+const KIND_WORDS: Record<NodeKind, string> = {
+  Tenant: 'a tenant', Resource: 'a resource', DecommissionedResource: 'a decommissioned resource', ResourceType: 'a resource type',
+};
 
 const invalid = (field: string) => badUserInput(`${field} is not an id from this API`, field);
 
 /** The key a global id stands for; anything else is BAD_USER_INPUT (checked before any call). */
 export function parseGlobalId(globalId: string, field = 'id'): NodeKey {
-  if (typeof globalId !== 'string' || globalId.length > MAX_GLOBAL_ID_LENGTH || !/^[A-Za-z0-9_-]+={0,2}$/.test(globalId)) throw invalid(field);
+  if (typeof globalId !== 'string' || globalId.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(globalId)) throw invalid(field);
   const text = Buffer.from(globalId, 'base64url').toString('utf8');
   const colon = text.indexOf(':');
   if (colon < 0) throw invalid(field);
@@ -69,6 +82,49 @@ export function nodeKey(kind: string, local: string, field = 'id'): NodeKey {
     throw invalid(field);
   }
   throw invalid(field);
+}
+
+/** The one rule that tells a global id from an inventory id (see the module comment). */
+export function looksLikeGlobalId(value: string): boolean {
+  if (value.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(value)) return false;
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon > 0 && Object.hasOwn(KIND_WORDS, text.slice(0, colon));
+}
+
+/** The key shape of one kind (Resource and DecommissionedResource share a member of NodeKey). */
+export type KeyOfKind<K extends NodeKind> = NodeKey extends infer N ? (N extends { kind: infer Of } ? (K extends Of ? N & { kind: K } : never) : never) : never;
+
+/**
+ * The key an argument names when it is given as a global id, or null when the value is an
+ * inventory id (the caller checks it as before). A global id of another kind, or of another
+ * tenant than `tenantId` (the tenant the argument is asked under), is BAD_USER_INPUT naming
+ * `field`, thrown before any upstream call.
+ */
+export function keyFromGlobalId<K extends NodeKind>(value: string, kind: K, field: string, tenantId?: string): KeyOfKind<K> | null {
+  if (!looksLikeGlobalId(value)) return null;
+  const key = parseGlobalId(value, field);
+  if (key.kind !== kind) throw badUserInput(`${field} is the id of ${KIND_WORDS[key.kind]}, not of ${KIND_WORDS[kind]}`, field);
+  if (tenantId !== undefined && key.tenantId !== tenantId) {
+    throw badUserInput(`${field} names an object of tenant '${key.tenantId}', not of tenant '${tenantId}'`, field);
+  }
+  return key as KeyOfKind<K>;
+}
+
+/**
+ * The inventory id an argument names, given either form: a tenant's id, or a resource's within
+ * `tenantId` (see keyFromGlobalId). Every argument that names an object goes through here.
+ */
+export function inventoryIdArgument(value: string | number, kind: 'Tenant' | 'Resource' | 'DecommissionedResource', field: string, tenantId?: string): string {
+  const key = keyFromGlobalId(String(value), kind, field, tenantId);
+  if (key === null) return String(value);
+  return 'id' in key ? key.id : key.tenantId;
+}
+
+/** A filter whose id may be either form, with the inventory id in its place (see inventoryIdArgument). */
+export function filterWithInventoryId<F extends { id?: string | number | null }>(filter: F | null | undefined, kind: 'Resource' | 'DecommissionedResource', tenantId: string): F | null | undefined {
+  if (filter?.id == null) return filter;
+  return { ...filter, id: inventoryIdArgument(filter.id, kind, 'filter.id', tenantId) };
 }
 
 /** For the relay plugin: the kind as the type name, the local part as the id. */

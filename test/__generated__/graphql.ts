@@ -69,7 +69,7 @@ export type UpdateResourceInput = {
   alternateIP?: string | null | undefined;
   /** Third-party integration id. */
   extResourceId?: string | null | undefined;
-  /** Resource id. */
+  /** The resource: its global id (id) alone, or its inventory id (resourceId) together with tenantId. */
   id: string | number;
   /** Disk thresholds per drive. */
   logicalDiskDrives?: Array<LogicalDiskDriveInput> | null | undefined;
@@ -89,8 +89,8 @@ export type UpdateResourceInput = {
   serialNumber?: string | null | undefined;
   /** System unique id. */
   systemUID?: string | null | undefined;
-  /** Tenant of the resource. */
-  tenantId: string | number;
+  /** Tenant of the resource; needed only with an inventory id, and when given with a global id it must be that resource's tenant. */
+  tenantId?: string | number | null | undefined;
 };
 
 export type FirstLookQueryVariables = Exact<{ [key: string]: never; }>;

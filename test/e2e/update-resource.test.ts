@@ -70,6 +70,45 @@ describe('updateResource', () => {
     expect(res.data!.updateResource).toEqual({ resource: null, userErrors: [{ field: ['input', 'id'], message: expect.stringMatching(/not found/), code: 'NOT_FOUND' }] });
   });
 
+  it('changes a resource named by its global id alone', async () => {
+    const r = general();
+    const gid = globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: r.id });
+    const res = await h.execute(UpdateResourceDocument, { input: { id: gid, aliasName: 'by-global-id' } });
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.updateResource).toEqual({
+      resource: expect.objectContaining({ __typename: 'GeneralResource', id: gid, resourceId: r.id, aliasName: 'by-global-id' }),
+      userErrors: [],
+    });
+    expect(h.simulator.stats().calls).toEqual({ update: 1, detail: 1 });
+    expect((await h.rest(`client_1/resources/${r.id}`)).generalInfo.aliasName).toBe('by-global-id');
+    // With the tenant repeated, as long as it agrees.
+    const again = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: gid, aliasName: 'by-global-id-2' } });
+    expect(again.data!.updateResource.userErrors).toEqual([]);
+    expect((await h.rest(`client_1/resources/${r.id}`)).generalInfo.aliasName).toBe('by-global-id-2');
+  });
+
+  it('reports an inventory id without tenantId as a userError without calling the upstream', async () => {
+    const res = await h.execute(UpdateResourceDocument, { input: { id: general().id, aliasName: 'x' } });
+    expect(res.data!.updateResource).toEqual({ resource: null, userErrors: [{ field: ['input', 'tenantId'], message: expect.any(String), code: 'REQUIRED' }] });
+    expect(h.simulator.stats().totalCalls).toBe(0);
+  });
+
+  const client2Resource = () => h.simulator.dataset.tenants.get('client_2')!.resources[0]!;
+  it.each([
+    ['a tenant id', () => ({ id: globalIdOf({ kind: 'Tenant', tenantId: 'client_1' }) })],
+    ['a decommissioned resource id', () => ({ id: globalIdOf({ kind: 'DecommissionedResource', tenantId: 'client_1', id: general().id }) })],
+    ['a resource type id', () => ({ id: globalIdOf({ kind: 'ResourceType', tenantId: 'client_1', number: 1 }) })],
+    ["another tenant's resource under tenantId", () => ({ tenantId: 'client_1', id: globalIdOf({ kind: 'Resource', tenantId: 'client_2', id: client2Resource().id }) })],
+    ['a global id whose resource id has a slash', () => ({ id: Buffer.from('Resource:client_1:a/b').toString('base64url') })],
+  ])('refuses %s as input.id with BAD_USER_INPUT and no upstream call', async (_name, target) => {
+    const res = await h.execute(UpdateResourceDocument, { input: { ...target(), aliasName: 'x' } });
+    expect(res.data).toBeNull();
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.id' });
+    expect(h.simulator.stats().totalCalls).toBe(0);
+    expect(client2Resource().updates).toEqual({});
+  });
+
   it('refuses input of the wrong type through schema validation', async () => {
     // Deliberately ill-typed input, sent untyped: the server's validation must refuse it.
     const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: general().id, logicalDiskDrives: [{ name: 'C:', utilizationWarningThreshold: 'high' as unknown as number }] } });

@@ -30,7 +30,7 @@ export const ResourceFilterInput = builder.inputType('ResourceFilter', {
     resourceName: t.string(text('Resource name.')),
     dnsName: t.string(text('Domain name.')),
     aliasName: t.string(text('Other name of the resource.')),
-    id: t.id(text('Resource unique id.')),
+    id: t.id(text("The resource's inventory id (resourceId) or its global id (id); another kind's or another tenant's global id is refused.")),
     serialNumber: t.string(text('Serial number.')),
     ipAddress: t.string(text('IPv4 or IPv6 address.')),
     systemUID: t.string(text('System unique id.')),
@@ -69,7 +69,7 @@ export const ResourceOrderInput = builder.inputType('ResourceOrder', {
 export const DecommissionedResourceFilterInput = builder.inputType('DecommissionedResourceFilter', {
   description: 'Filters of the decommissioned resources; values are checked as in ResourceFilter.',
   fields: (t) => ({
-    id: t.id(text('Resource id.')),
+    id: t.id(text("The record's inventory id (resourceId) or its global id (id); another kind's or another tenant's global id is refused.")),
     hostName: t.string(text('Host name.')),
     ipAddress: t.string(text('IP address.')),
     instanceId: t.string(text('Cloud instance id.')),

@@ -1,6 +1,7 @@
-import type { UserError } from '../../domain/update.js';
+import type { UpdateResourceInput, UserError } from '../../domain/update.js';
 import type { ResourceView } from '../../domain/resource.js';
 import { builder } from '../builder.js';
+import { keyFromGlobalId } from '../global-id.js';
 import { UserErrorRef } from './common.js';
 import { IpAddressTypeEnum } from './enums.js';
 import { ResourceRef } from './resource.js';
@@ -46,8 +47,8 @@ const OobInterfaceCardInput = builder.inputType('OobInterfaceCardInput', {
 const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
   description: 'The attributes of a resource that can be changed; unset fields are left as they are.',
   fields: (t) => ({
-    tenantId: t.id({ description: 'Tenant of the resource.', required: true }),
-    id: t.id({ description: 'Resource id.', required: true }),
+    tenantId: t.id({ description: 'Tenant of the resource; needed only with an inventory id, and when given with a global id it must be that resource\'s tenant.' }),
+    id: t.id({ description: 'The resource: its global id (id) alone, or its inventory id (resourceId) together with tenantId.', required: true }),
     aliasName: t.string({ description: 'Another name of the resource.' }),
     alternateIP: t.string({ description: 'The gateway uses it to discover the resource when set.' }),
     extResourceId: t.string({ description: 'Third-party integration id.' }),
@@ -62,6 +63,17 @@ const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
     oobInterfaceCards: t.field({ description: 'Out-of-band management cards.', type: [OobInterfaceCardInput] }),
   }),
 });
+
+/**
+ * The input with the tenant and inventory id its global id names. A global id of another kind or
+ * of another tenant than input.tenantId is a top-level BAD_USER_INPUT (as for every argument that
+ * names an object), not a userError: the request names no resource this mutation can change.
+ */
+function withInventoryIds<T extends UpdateResourceInput>(input: T): T {
+  const tenantId = input.tenantId == null ? undefined : String(input.tenantId);
+  const key = keyFromGlobalId(String(input.id), 'Resource', 'input.id', tenantId);
+  return key ? { ...input, tenantId: key.tenantId, id: key.id } : input;
+}
 
 const UpdateResourcePayloadRef = builder.objectRef<{ resource: ResourceView | null; userErrors: UserError[] }>('UpdateResourcePayload').implement({
   description: 'Result of updateResource.',
@@ -79,7 +91,7 @@ builder.mutationType({
       nullable: false,
       description: 'Changes attributes of one resource; returns it as re-read after the change (two upstream calls), or userErrors without any call when the input is not valid.',
       args: { input: t.arg({ type: UpdateResourceInput, required: true }) },
-      resolve: (_root, args, ctx) => ctx.inventory.updateResource(args.input),
+      resolve: (_root, args, ctx) => ctx.inventory.updateResource(withInventoryIds(args.input)),
     }),
   }),
 });

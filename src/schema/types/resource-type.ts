@@ -1,6 +1,7 @@
 import type { ResourceType } from '../../domain/inventory.js';
 import { badUserInput } from '../../upstream/errors.js';
 import { builder, globalId } from '../builder.js';
+import { filterWithInventoryId } from '../global-id.js';
 import { pagingArgs } from './connection.js';
 import { ResourceFilterInput } from './filters.js';
 import { ResourceConnectionRef } from './resource.js';
@@ -23,7 +24,7 @@ export const ResourceTypeRef = builder.objectRef<ResourceType>('ResourceType').i
       },
       resolve: (type, args, ctx) => {
         if (args.filter?.resourceTypes) throw badUserInput('filter.resourceTypes is implied by the ResourceType', 'filter.resourceTypes');
-        return ctx.inventory.searchResources(type.tenantId, { ...args, filter: { ...args.filter, resourceTypes: [type.name] } });
+        return ctx.inventory.searchResources(type.tenantId, { ...args, filter: { ...filterWithInventoryId(args.filter, 'Resource', type.tenantId), resourceTypes: [type.name] } });
       },
     }),
   }),

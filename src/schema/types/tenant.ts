@@ -1,6 +1,7 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
 import type { TenantShape } from '../../datasource/inventory.js';
 import { builder, globalId } from '../builder.js';
+import { filterWithInventoryId, inventoryIdArgument } from '../global-id.js';
 import { pagingArgs } from './connection.js';
 import { selectsAnyField } from '../selection.js';
 import { AntivirusDefinitionConnectionRef } from './antivirus.js';
@@ -27,7 +28,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         includeStatus: t.arg.boolean({ defaultValue: false, description: 'Include each resource\'s monitoring status in the search results, so that status costs no detail read.' }),
         ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'Resource', tenant.id) }),
     }),
     resourceList: t.field({
       type: [ResourceRef],
@@ -39,13 +40,14 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         deviceTypeId: t.arg.int(),
         filter: t.arg({ type: ResourceFilterInput }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.listMinimal(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.listMinimal(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'Resource', tenant.id) }),
     }),
     resource: t.field({
       type: ResourceRef,
-      description: 'One resource by its inventory id (resourceId), or null when there is none. One upstream read (its detail).',
-      args: { id: t.arg.id({ required: true }) },
-      resolve: (tenant, args, ctx, info) => ctx.inventory.resource(tenant.id, String(args.id), { prefetchApplications: selectsAnyField(info, APPLICATIONS_FIELD) }),
+      description: 'One resource of this tenant by its inventory id (resourceId) or its global id (id), or null when there is none. One upstream read (its detail).',
+      args: { id: t.arg.id({ required: true, description: "The resource's inventory id (resourceId) or its global id (id); the global id of another kind of object or of another tenant's resource is refused (BAD_USER_INPUT)." }) },
+      resolve: (tenant, args, ctx, info) =>
+        ctx.inventory.resource(tenant.id, inventoryIdArgument(args.id, 'Resource', 'id', tenant.id), { prefetchApplications: selectsAnyField(info, APPLICATIONS_FIELD) }),
     }),
     decommissionedResources: t.field({
       type: DecommissionedResourceConnectionRef,
@@ -54,13 +56,14 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
         filter: t.arg({ type: DecommissionedResourceFilterInput }),
         ...pagingArgs(t.arg, { last: 'Only together with before.' }),
       },
-      resolve: (tenant, args, ctx) => ctx.inventory.decommissionedResources(tenant.id, args),
+      resolve: (tenant, args, ctx) => ctx.inventory.decommissionedResources(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'DecommissionedResource', tenant.id) }),
     }),
     decommissionedResource: t.field({
       type: DecommissionedResourceRef,
-      description: 'One decommissioned resource by its inventory id, or null when there is none. One upstream read (with its hardware when hardware fields are selected).',
-      args: { id: t.arg.id({ required: true }) },
-      resolve: (tenant, args, ctx, info) => ctx.inventory.decommissionedResource(tenant.id, String(args.id), selectsAnyField(info, HARDWARE_FIELDS)),
+      description: 'One decommissioned resource of this tenant by its inventory id (resourceId) or its global id (id), or null when there is none. One upstream read (with its hardware when hardware fields are selected).',
+      args: { id: t.arg.id({ required: true, description: "The decommissioned resource's inventory id (resourceId) or its global id (id); the global id of another kind of object (an active resource's too) or of another tenant's record is refused (BAD_USER_INPUT)." }) },
+      resolve: (tenant, args, ctx, info) =>
+        ctx.inventory.decommissionedResource(tenant.id, inventoryIdArgument(args.id, 'DecommissionedResource', 'id', tenant.id), selectsAnyField(info, HARDWARE_FIELDS)),
     }),
     antivirusDefinitions: t.field({
       type: AntivirusDefinitionConnectionRef,
@@ -86,9 +89,9 @@ builder.queryType({
     tenant: t.field({
       type: TenantRef,
       nullable: false,
-      description: 'Everything of one tenant (client or MSP account id, e.g. client_1). Makes no upstream call by itself.',
-      args: { id: t.arg.id({ required: true }) },
-      resolve: (_root, args, ctx) => ctx.inventory.tenant(String(args.id)),
+      description: 'Everything of one tenant (client or MSP account id, e.g. client_1, or the tenant\'s global id). Makes no upstream call by itself.',
+      args: { id: t.arg.id({ required: true, description: "The tenant id (tenantId, e.g. client_1) or the tenant's global id (id); the global id of another kind of object is refused (BAD_USER_INPUT)." }) },
+      resolve: (_root, args, ctx) => ctx.inventory.tenant(inventoryIdArgument(args.id, 'Tenant', 'id')),
     }),
   }),
 });
