@@ -10,7 +10,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { root, watchGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 
 const run = promisify(execFile);
@@ -95,6 +95,7 @@ describe('production start (the build under plain node, no dev dependencies)', (
 
   it('starts with NODE_ENV=production on the simulator asked for by name, answers GraphQL, serves GraphiQL, drains on SIGTERM', async () => {
     const p = startBuilt({ NODE_ENV: 'production', INVENTORY_API_URL: 'simulator', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', GRAPHIQL: 'true' });
+    onTestFinished(() => void p.child.kill('SIGKILL'));
     const url = await p.ready;
     expect(p.output().stdout).toMatch(/upstream: embedded simulator at http:\/\/127\.0\.0\.1:\d+, auth: none/);
     const response = await fetch(url, {
@@ -125,7 +126,9 @@ describe('production start (the build under plain node, no dev dependencies)', (
     ['CACHE_SCOPE_SECRET', { NODE_ENV: 'production', INVENTORY_API_URL: 'http://127.0.0.1:9', REDIS_URL: 'redis://127.0.0.1:9' }],
   ])('refuses to start without %s in production: one line, exit 1, nothing listening', async (name, env) => {
     const p = startBuilt({ PORT: '0', HOST: '127.0.0.1', ...env });
-    expect(await p.exited).toBe(1);
+    onTestFinished(() => void p.child.kill('SIGKILL'));
+    // A process that starts after all is a failure now, not at the test's timeout.
+    expect(await Promise.race([p.exited, p.ready.then(() => 'listening', () => 'exited')])).toBe(1);
     const { stdout, stderr } = p.output();
     expect(stdout).toBe('');
     const lines = stderr.split('\n').filter((line) => line.trim());
