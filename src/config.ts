@@ -196,8 +196,35 @@ function trustedDocumentsSetting(env: Env): ReadonlyMap<string, string> | null {
   }
 }
 
+/** INVENTORY_API_URL's value that asks for the embedded simulator (required for it in production). */
+export const SIMULATOR_UPSTREAM = 'simulator';
+
+/** The upstream URL, or null for the embedded simulator: asked for by name, or by leaving the setting unset outside production. */
+function upstreamSetting(env: Env, production: boolean): string | null {
+  const raw = env.INVENTORY_API_URL?.trim();
+  if (raw === SIMULATOR_UPSTREAM) return null;
+  // A production process that forgot its upstream must not quietly serve simulated records.
+  if (!raw && production) {
+    throw new ConfigError(`INVENTORY_API_URL is required with NODE_ENV=production: the upstream's URL, or '${SIMULATOR_UPSTREAM}' for the embedded simulator`);
+  }
+  return urlSetting(env, 'INVENTORY_API_URL');
+}
+
+/**
+ * The built-in CACHE_SCOPE_SECRET is the same in every installation: with it, anyone who can read
+ * a shared Redis can test guessed credentials against the digests in its keys. In production a
+ * Redis cache shared by passthrough callers needs a secret of the installation's own.
+ */
+function requireScopeSecret(env: Env, production: boolean, authMode: AuthMode): void {
+  if (!production || authMode !== 'passthrough' || !env.REDIS_URL?.trim() || !boolSetting(env, 'CACHE', true)) return;
+  if (!env.CACHE_SCOPE_SECRET) {
+    throw new ConfigError('CACHE_SCOPE_SECRET is required with NODE_ENV=production, REDIS_URL and passthrough auth (the built-in key is for development): set a random secret, the same on every replica');
+  }
+}
+
 export function loadConfig(env: Env = process.env): GatewayConfig {
-  const inventoryApiUrl = urlSetting(env, 'INVENTORY_API_URL');
+  const production = env.NODE_ENV === 'production';
+  const inventoryApiUrl = upstreamSetting(env, production);
   const authRaw = env.INVENTORY_AUTH_MODE?.trim() || (inventoryApiUrl ? 'passthrough' : 'none');
   if (authRaw !== 'passthrough' && authRaw !== 'client-credentials' && authRaw !== 'none') {
     throw new ConfigError(`INVENTORY_AUTH_MODE must be passthrough, client-credentials or none, got '${authRaw}'`);
@@ -207,6 +234,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (authRaw === 'client-credentials' && (!clientId || !clientSecret)) {
     throw new ConfigError('INVENTORY_CLIENT_ID and INVENTORY_CLIENT_SECRET are required with INVENTORY_AUTH_MODE=client-credentials');
   }
+  requireScopeSecret(env, production, authRaw);
   const tokenUrl = urlSetting(env, 'INVENTORY_TOKEN_URL');
   const maxPageSize = intSetting(env, 'MAX_PAGE_SIZE', 500, 1, 10_000);
   const defaultPageSize = intSetting(env, 'DEFAULT_PAGE_SIZE', 50, 1, 10_000);
@@ -214,7 +242,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const cors = env.CORS_ORIGINS?.trim();
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as GatewayConfig['logLevel'];
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be debug, info, warn, error or silent, got '${logLevel}'`);
-  const production = env.NODE_ENV === 'production';
   const operationTimeoutMs = intSetting(env, 'OPERATION_TIMEOUT_MS', 30_000, 10, 600_000);
   const upstreamMaxInFlight = intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT', 64, 1, 10_000);
   return {

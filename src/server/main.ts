@@ -1,4 +1,8 @@
-/** `npm start`: settings from the environment; the embedded simulator when INVENTORY_API_URL is unset. */
+/**
+ * `npm start` (tsx) and `npm run start:prod` (the build in dist/): settings from the environment;
+ * the embedded simulator when INVENTORY_API_URL is `simulator`, or unset outside production.
+ * Settings are read before anything starts: an invalid one exits 1 with one line.
+ */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';

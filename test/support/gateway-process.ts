@@ -17,7 +17,11 @@ export interface GatewayProcess {
 
 export function startGatewayProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node'): GatewayProcess {
   const [command, args] = how === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/server/main.ts']];
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return watchGatewayProcess(spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** A gateway process started some other way (e.g. the build, under plain node), watched the same way. */
+export function watchGatewayProcess(child: ChildProcess): GatewayProcess {
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
