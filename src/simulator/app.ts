@@ -187,6 +187,8 @@ export interface Simulator {
   configure(patch: SimulatorPatch): void;
   /** Expire every issued token (as if their lifetime ran out). */
   expireTokens(): void;
+  /** Revoke one issued token (the others stay valid); false when it was not issued here. */
+  revokeToken(token: string): boolean;
   /** Fail the next matching requests in the given ways, in order. */
   injectFaults(...faults: ScriptedFault[]): void;
   dataset: Dataset;
@@ -426,6 +428,12 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
       return send(res, 200, settings);
     }
     if (req.method === 'POST' && path === '/__sim/tokens/expire') { expireTokens(); return send(res, 200, { ok: true }); }
+    if (req.method === 'POST' && path === '/__sim/tokens/revoke') {
+      let token: unknown;
+      try { token = (JSON.parse(body || '{}') as { token?: unknown }).token; } catch { return sendError(res, 400, 'Body is not valid JSON'); }
+      if (typeof token !== 'string') return sendError(res, 400, 'Body needs a token');
+      return send(res, 200, { ok: true, revoked: tokens.delete(token) });
+    }
     if (req.method === 'POST' && path === '/__sim/faults') {
       script.push(...(JSON.parse(body || '[]') as ScriptedFault[]));
       return send(res, 200, { queued: script.length });
@@ -543,6 +551,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     resetStats,
     configure,
     expireTokens,
+    revokeToken: (token: string) => tokens.delete(token),
     injectFaults: (...faults: ScriptedFault[]) => void script.push(...faults),
     close: () =>
       new Promise<void>((resolve) => {
