@@ -43,9 +43,10 @@ async function simulatorToken(simulatorUrl: string): Promise<string> {
 function routeQueries(resourceId: string, decommissionedId: string): Record<string, string> {
   const t = 'tenant(id: "client_1")';
   return {
+    // First: kept an hour, only the recheck refuses it (a search page is 5 s; any 401 refuses every route).
+    resourceTypes: `{ ${t} { resourceTypes { name } } }`,
     search: `{ ${t} { resources(first: 5) { nodes { id hostName } } } }`,
     minimal: `{ ${t} { resourceList { id } } }`,
-    resourceTypes: `{ ${t} { resourceTypes { name } } }`,
     detailAndMore: `{ ${t} { resource(id: "${resourceId}") { resourceId aliasName applications { name }
       availability(from: "2024-01-01T00:00:00Z", to: "2024-01-02T00:00:00Z") { availabilityPercent } } } }`,
     history: `{ ${t} { decommissionedResources(first: 3) { nodes { id } } } }`,
@@ -185,6 +186,32 @@ describe('passthrough, one gateway', () => {
     expect(calls, JSON.stringify(upstreamCalls(h))).toBeLessThanOrEqual(periods);
   });
 
+  it('0 proves the credential once per operation: its other reads are hits', async () => {
+    const h = await stack({ CACHE_CREDENTIAL_RECHECK_S: '0' });
+    const token = await simulatorToken(h.simulator.url);
+    const queries = await queriesFor(h, token);
+    expectAnswered(await runAll(h, queries, token));
+    h.simulator.resetStats();
+    // Details, applications and availability: three cached reads, one call (the first read's) proves the credential.
+    expectAnswered({ detailAndMore: await h.query(queries.detailAndMore!, undefined, bearer(token)) });
+    expect(h.simulator.stats().totalCalls).toBe(1);
+    expectAnswered({ detailAndMore: await h.query(queries.detailAndMore!, undefined, bearer(token)) });
+    expect(h.simulator.stats().totalCalls).toBe(2);
+  });
+
+  it('at the default (10 s), an expired token is refused on every route within 11 s', async () => {
+    const h = await stack({ CACHE_CREDENTIAL_RECHECK_S: '' });
+    expect(h.config.cache?.credentialRecheckMs).toBe(10_000);
+    const token = await simulatorToken(h.simulator.url);
+    const queries = await queriesFor(h, token);
+    expectAnswered(await runAll(h, queries, token));
+    h.simulator.expireTokens();
+    const expiredAt = performance.now();
+    const longest = await timeToRefusal(h, queries, token, expiredAt, 11_000);
+    console.info(`credential-recheck: at the default, refused on every route ${Math.round(longest)} ms after expiry`);
+    expect(longest).toBeLessThan(11_000);
+  }, 20_000);
+
   it('never serves a refused scope from stale-if-error', async () => {
     const h = await stack({ CACHE_TTL_RESOURCE_TYPES_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
     const token = await simulatorToken(h.simulator.url);
@@ -210,8 +237,9 @@ describe.skipIf(!hasRedis)('passthrough, two gateways sharing Redis', () => {
     const b = await stack(env, a.simulator.url);
     const token = await simulatorToken(a.simulator.url);
     const queries = await queriesFor(a, token);
-    const filledAt = performance.now();
     expectAnswered(await runAll(a, queries, token));
+    // Every 2xx is a proof: replica a's last one is now.
+    const filledAt = performance.now();
     await sleep(1_200);
     // The other replica answers from Redis: one call proves the credential there.
     a.simulator.resetStats();
