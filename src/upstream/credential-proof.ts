@@ -21,6 +21,14 @@ interface Proof {
   acceptedAt: number;
   /** A read proving it now: the other reads of the scope and tenant wait for it. */
   pending: Promise<void> | null;
+  /** Refused for this tenant (403) since the last acceptance. */
+  refused: boolean;
+}
+
+interface ScopeProofs {
+  /** Refused for every tenant (401) since the last acceptance. */
+  refused: boolean;
+  tenants: Map<string, Proof>;
 }
 
 /** What a read of a credential's entries may do now. */
@@ -31,15 +39,20 @@ export type ProofCheck =
   | { kind: 'prove'; settle: (error: unknown) => void };
 
 export class CredentialProofs {
-  private readonly scopes = new LRUCache<string, Map<string, Proof>>({ max: MAX_SCOPES });
+  private readonly scopes = new LRUCache<string, ScopeProofs>({ max: MAX_SCOPES });
 
   constructor(private readonly recheckMs: number, private readonly now: () => number) {}
 
+  private proofOf(scope: string, tenantId: string): { scoped: ScopeProofs; proof: Proof } {
+    let scoped = this.scopes.get(scope);
+    if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    let proof = scoped.tenants.get(tenantId);
+    if (!proof) scoped.tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null, refused: false }));
+    return { scoped, proof };
+  }
+
   check(scope: string, tenantId: string): ProofCheck {
-    let tenants = this.scopes.get(scope);
-    if (!tenants) this.scopes.set(scope, (tenants = new Map()));
-    let proof = tenants.get(tenantId);
-    if (!proof) tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null }));
+    const { proof } = this.proofOf(scope, tenantId);
     if (this.now() - proof.acceptedAt < this.recheckMs) return { kind: 'proven' };
     if (proof.pending) return { kind: 'wait', pending: proof.pending };
     let resolve!: () => void;
@@ -65,11 +78,16 @@ export class CredentialProofs {
 
   /** The upstream answered a call carrying the credential with a 2xx. */
   accepted(scope: string, tenantId: string): void {
-    let tenants = this.scopes.get(scope);
-    if (!tenants) this.scopes.set(scope, (tenants = new Map()));
-    const proof = tenants.get(tenantId);
-    if (proof) proof.acceptedAt = this.now();
-    else tenants.set(tenantId, { acceptedAt: this.now(), pending: null });
+    const { scoped, proof } = this.proofOf(scope, tenantId);
+    proof.acceptedAt = this.now();
+    proof.refused = false;
+    scoped.refused = false;
+  }
+
+  /** Refused here since it was last accepted: no stale answer for it either. */
+  isRefused(scope: string, tenantId: string): boolean {
+    const scoped = this.scopes.get(scope);
+    return scoped !== undefined && (scoped.refused || scoped.tenants.get(tenantId)?.refused === true);
   }
 
   /**
@@ -77,13 +95,15 @@ export class CredentialProofs {
    * whether it had been accepted here (there may be entries to drop).
    */
   refused(scope: string, tenantId: string | null): boolean {
-    const tenants = this.scopes.get(scope);
-    if (!tenants) return false;
+    let scoped = this.scopes.get(scope);
+    if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    if (tenantId === null) scoped.refused = true;
+    else this.proofOf(scope, tenantId).proof.refused = true;
     let wasAccepted = false;
-    for (const [tenant, proof] of tenants) {
+    for (const [tenant, each] of scoped.tenants) {
       if (tenantId !== null && tenant !== tenantId) continue;
-      wasAccepted ||= Number.isFinite(proof.acceptedAt);
-      proof.acceptedAt = -Infinity;
+      wasAccepted ||= Number.isFinite(each.acceptedAt);
+      each.acceptedAt = -Infinity;
     }
     return wasAccepted;
   }

@@ -205,8 +205,9 @@ export class ResponseCache {
       return loaded.value;
     } catch (error) {
       proving?.(error);
-      // A refusal is not an outage: a refused credential never gets a stale answer either.
-      if (entry && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
+      // A credential refused since its last acceptance never gets a stale answer either.
+      const refused = request.credential === true && this.proofs.isRefused(request.scope, request.tenantId);
+      if (entry && !refused && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
         io.stale(this.now() - entry.storedAt, 'upstream-error');
         this.count(request.route, 'stale');
         return entry.value;
@@ -255,7 +256,11 @@ export class ResponseCache {
         if (key.startsWith(`${scope}:`) && (everyTenant || key.includes(tenantPath))) this.memory.delete(key);
       }
     }
-    await this.replaceGenerations([everyTenant ? credentialGeneration(scope) : credentialGeneration(scope, tenantId)]);
+    const generation = everyTenant ? credentialGeneration(scope) : credentialGeneration(scope, tenantId);
+    // Only a credential accepted here can have entries written from here; any other (a guessed
+    // token) costs no write to Redis: it is refused in process (isRefused) and proven on each read.
+    if (wasAccepted) await this.replaceGenerations([generation]);
+    else this.generations.set(generation, newToken());
   }
 
   /**
@@ -299,22 +304,40 @@ export class ResponseCache {
     return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
   }
 
+  /**
+   * A credential's generations are only read: missing, they are the initial one ('0'), so a caller
+   * (or a guessed token) creates nothing in Redis until it is refused after being accepted.
+   */
   private async generationsOf(keys: string[]): Promise<string> {
     if (keys.length === 0) return '-';
+    const created = keys.filter((key) => !isCredentialGeneration(key));
+    const readOnly = keys.filter(isCredentialGeneration);
     if (this.shared?.available) {
       try {
-        const tokens = await this.shared.generations(keys, newToken, this.generationLifetimeMs);
-        keys.forEach((key, i) => this.generations.set(key, tokens[i]!));
-        return tokens.join('.');
+        const shared = this.shared;
+        const [tokens, found] = await Promise.all([
+          created.length > 0 ? shared.generations(created, newToken, this.generationLifetimeMs) : Promise.resolve([]),
+          Promise.all(readOnly.map((key) => shared.get(key))),
+        ]);
+        created.forEach((key, i) => this.generations.set(key, tokens[i]!));
+        readOnly.forEach((key, i) => {
+          const token = found[i];
+          if (token === null || token === undefined) this.generations.delete(key);
+          else this.generations.set(key, token);
+        });
+        return [...readOnly.map((_, i) => found[i] ?? '0'), ...tokens].join('.');
       } catch {
         // Degraded: the tokens last seen here (shared-store.ts logs the outage once).
       }
     }
-    return keys.map((key) => {
-      let token = this.generations.get(key);
-      if (token === undefined) this.generations.set(key, (token = newToken()));
-      return token;
-    }).join('.');
+    return [
+      ...readOnly.map((key) => this.generations.get(key) ?? '0'),
+      ...created.map((key) => {
+        let token = this.generations.get(key);
+        if (token === undefined) this.generations.set(key, (token = newToken()));
+        return token;
+      }),
+    ].join('.');
   }
 
   private async lookup(key: string, generational: boolean): Promise<Entry | undefined> {
@@ -407,6 +430,7 @@ export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r
 export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
 /** A passthrough credential's entries: all its tenants, or one of them. */
 export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
+const isCredentialGeneration = (key: string) => key.startsWith('g:c:');
 
 /**
  * The scope of a caller's entries: in passthrough an HMAC of the credential (never the

@@ -261,6 +261,17 @@ describe.skipIf(!hasRedis)('passthrough, two gateways sharing Redis', () => {
     expect(entries.filter((key) => key.includes(current))).toEqual([]);
   });
 
+  it('guessed tokens are refused and write nothing to Redis', async () => {
+    redis = await startRedisServer();
+    const a = await stack({ REDIS_URL: redis.url });
+    const before = (await redis.command('DBSIZE')) as number;
+    for (let i = 0; i < 20; i++) {
+      const answer = await a.query('{ tenant(id: "client_1") { resourceTypes { name } } }', undefined, bearer(`guessed-${i}`));
+      expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', upstreamStatus: 401 });
+    }
+    expect(await redis.command('DBSIZE')).toBe(before);
+  });
+
   it('a token that expires is refused by both replicas within the recheck period + 1 s', async () => {
     redis = await startRedisServer();
     const env = { REDIS_URL: redis.url };
