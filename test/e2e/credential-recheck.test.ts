@@ -261,6 +261,24 @@ describe.skipIf(!hasRedis)('passthrough, two gateways sharing Redis', () => {
     expect(entries.filter((key) => key.includes(current))).toEqual([]);
   });
 
+  it('a replica that saw the credential refused never serves it from stale-if-error, even entries another replica wrote', async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url, CACHE_TTL_RESOURCE_TYPES_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '0' };
+    const a = await stack(env);
+    const b = await stack(env, a.simulator.url);
+    const token = await simulatorToken(a.simulator.url);
+    const query = '{ tenant(id: "client_1") { resourceTypes { name } } }';
+    expect((await a.query(query, undefined, bearer(token))).errors).toBeUndefined();
+    a.simulator.expireTokens();
+    await sleep(1_050);
+    // b never saw the token accepted: refused there, the entry a wrote stays in Redis (past its TTL).
+    expectRefused({ resourceTypes: await b.query(query, undefined, bearer(token)) });
+    a.simulator.injectFaults({ kind: '429', retryAfterSeconds: 3_600 });
+    const answer = await b.query(query, undefined, bearer(token));
+    expect(answer.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect({ leaves: dataLeaves(answer.data), stale: answer.extensions?.stale }).toEqual({ leaves: [], stale: undefined });
+  });
+
   it('guessed tokens are refused and write nothing to Redis', async () => {
     redis = await startRedisServer();
     const a = await stack({ REDIS_URL: redis.url });
