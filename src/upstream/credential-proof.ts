@@ -65,9 +65,13 @@ export class CredentialProofs {
     pending.catch(() => undefined);
     proof.pending = pending;
     const owner = proof;
+    let settled = false;
     return {
       kind: 'prove',
+      // The first answer counts: a read settles once more when it ends, in case it stopped early.
       settle: (error) => {
+        if (settled) return;
+        settled = true;
         // Cleared first: a waiter woken by a failure checks again and may prove it itself.
         if (owner.pending === pending) owner.pending = null;
         if (error === null) resolve();

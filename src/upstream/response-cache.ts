@@ -96,6 +96,9 @@ export const isRefusal = (error: unknown): boolean => error instanceof UpstreamE
 
 const newToken = () => randomBytes(6).toString('base64url');
 
+/** A proving read that ended without an answer from the upstream (its waiters check again). */
+const PROOF_ABANDONED = new Error('The read proving the credential ended without an answer');
+
 /** Entries in the shared store: a header line, then the upstream's text. */
 function serialize(entry: Entry): string {
   return `v1 ${entry.storedAt} ${entry.freshUntil}\n${entry.text}`;
@@ -180,39 +183,44 @@ export class ResponseCache {
     if (ttl <= 0) return (await io.fetch()).value;
     // Unproven credential: this read goes upstream (and refreshes its entry), or waits for the one that does.
     const proving = request.credential && !io.proven() ? await this.awaitProof(request, io) : null;
-    const dependencies = this.dependencies(request);
-    const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
-    const generational = dependencies.length > 0;
-    const entry = await this.lookup(key, generational);
-    const now = this.now();
-    if (entry && !proving && now < entry.freshUntil) {
-      io.hit();
-      this.count(request.route, 'hit');
-      return entry.value;
-    }
-    if (entry && !proving && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
-      this.refreshInBackground(key, request, io, ttl, generational);
-      io.stale(now - entry.storedAt, 'revalidating');
-      this.count(request.route, 'stale');
-      return entry.value;
-    }
     try {
-      const loaded = await this.load(key, request, io, ttl, generational);
-      if (proving) {
-        io.noteProven();
-        proving(null);
+      const dependencies = this.dependencies(request);
+      const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
+      const generational = dependencies.length > 0;
+      const entry = await this.lookup(key, generational);
+      const now = this.now();
+      if (entry && !proving && now < entry.freshUntil) {
+        io.hit();
+        this.count(request.route, 'hit');
+        return entry.value;
       }
-      return loaded.value;
-    } catch (error) {
-      proving?.(error);
-      // A credential refused since its last acceptance never gets a stale answer either.
-      const refused = request.credential === true && this.proofs.isRefused(request.scope, request.tenantId);
-      if (entry && !refused && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
-        io.stale(this.now() - entry.storedAt, 'upstream-error');
+      if (entry && !proving && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
+        this.refreshInBackground(key, request, io, ttl, generational);
+        io.stale(now - entry.storedAt, 'revalidating');
         this.count(request.route, 'stale');
         return entry.value;
       }
-      throw error;
+      try {
+        const loaded = await this.load(key, request, io, ttl, generational);
+        if (proving) {
+          io.noteProven();
+          proving(null);
+        }
+        return loaded.value;
+      } catch (error) {
+        proving?.(error);
+        // A credential refused since its last acceptance never gets a stale answer either.
+        const refused = request.credential === true && this.proofs.isRefused(request.scope, request.tenantId);
+        if (entry && !refused && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
+          io.stale(this.now() - entry.storedAt, 'upstream-error');
+          this.count(request.route, 'stale');
+          return entry.value;
+        }
+        throw error;
+      }
+    } finally {
+      // Never left pending (the waiters would wait for nothing): they check again.
+      proving?.(PROOF_ABANDONED);
     }
   }
 
