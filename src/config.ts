@@ -18,6 +18,11 @@ export interface CacheSettings {
   maxBytes: number;
   /** Keys of passthrough callers are an HMAC of their credential with this secret. */
   scopeSecret: string;
+  /**
+   * Passthrough: a caller's entries are served only while the upstream accepted the credential
+   * this recently; past it, one upstream call proves it again (0: once per operation).
+   */
+  credentialRecheckMs: number;
 }
 
 export interface RedisSettings {
@@ -135,6 +140,7 @@ function cacheSetting(env: Env): CacheSettings | null {
     staleIfErrorMs: intSetting(env, 'CACHE_STALE_IF_ERROR_S', 3_600, 0, 7 * 86_400) * 1000,
     maxBytes: intSetting(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
     scopeSecret: env.CACHE_SCOPE_SECRET || 'inventory-gateway-cache-scope',
+    credentialRecheckMs: intSetting(env, 'CACHE_CREDENTIAL_RECHECK_S', 10, 0, 3_600) * 1000,
   };
 }
 

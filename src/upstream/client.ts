@@ -278,6 +278,10 @@ export class InventorySession {
   private dispatched = 0;
   /** Whose cached answers this operation may see (src/upstream/response-cache.ts); null: none. */
   private readonly cacheScope: string | null;
+  /** Passthrough: the scope is the caller's credential, whose entries need a recent proof (credential-proof.ts). */
+  private readonly credentialScope: boolean;
+  /** Tenants for which the upstream accepted this operation's credential during the operation. */
+  private readonly provenTenants = new Set<string>();
 
   constructor(private readonly client: InventoryClient, private readonly options: SessionOptions) {
     const { settings } = client.options;
@@ -309,6 +313,7 @@ export class InventorySession {
     // A queued call is checked once more when its turn comes: past the deadline it is not sent.
     this.lane = client.scheduler.lane(settings.upstreamMaxInFlightPerOperation, { expired: () => this.stopKind() ?? undefined });
     this.cacheScope = settings.cache ? cacheScope(client.options.auth.mode, options.authorization, settings.cache.scopeSecret) : null;
+    this.credentialScope = this.cacheScope !== null && client.options.auth.mode === 'passthrough';
   }
 
   /**
@@ -397,6 +402,7 @@ export class InventorySession {
     const request: CacheRequest = {
       route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path, scope: this.cacheScope,
       windowEnd: call.route === 'availability' ? Number(call.query?.endTime) : undefined,
+      credential: this.credentialScope,
     };
     const stats = this.stats;
     return cache.read(request, {
@@ -407,6 +413,8 @@ export class InventorySession {
         return background.send(call, path).finally(() => background.close());
       },
       wait: (pending) => this.waitFor(pending, call),
+      proven: () => this.provenTenants.has(call.tenantId),
+      noteProven: () => this.provenTenants.add(call.tenantId),
       hit: () => stats.cacheHits++,
       miss: () => stats.cacheMisses++,
       coalesced: () => stats.coalesced++,
@@ -448,7 +456,9 @@ export class InventorySession {
       try {
         const number = ++tries;
         const why = reason;
-        return await this.lane.run(() => this.attempt(call, path, authorization, attempt === 0, number, why), this.signal);
+        const fetched = await this.lane.run(() => this.attempt(call, path, authorization, attempt === 0, number, why), this.signal);
+        if (this.credentialScope) this.credentialAccepted(call.tenantId);
+        return fetched;
       } catch (raw) {
         const error = this.classify(raw, call);
         if (error.code === 'UNAUTHENTICATED' && error.status === 401 && !refreshedAuth && (await auth.refresh(authorization))) {
@@ -456,6 +466,10 @@ export class InventorySession {
           reason = 'token-refresh';
           attempt--;
           continue;
+        }
+        // A 403 to an update may only mean the credential cannot write: reads are refused by reads.
+        if (this.credentialScope && (error.status === 401 || (error.status === 403 && idempotent)) && !error.local) {
+          await this.client.cache?.credentialRefused(this.cacheScope!, call.tenantId, error.status);
         }
         reason = retryReason(error);
         const fail = (gaveUp: GaveUp): UpstreamError => {
@@ -477,6 +491,11 @@ export class InventorySession {
         await this.sleep(waitMs);
       }
     }
+  }
+
+  private credentialAccepted(tenantId: string): void {
+    this.provenTenants.add(tenantId);
+    this.client.cache?.credentialAccepted(this.cacheScope!, tenantId);
   }
 
   private throwIfStopped(call: Call): void {

@@ -14,12 +14,16 @@
  *   Redis failing or slow only costs hits: the in-process level answers on its own.
  * - Coalescing: identical GETs in flight at the same time (same scope, same generation) share one
  *   upstream call.
+ * - Passthrough: a caller's entries are served only while the upstream accepted its credential
+ *   within CACHE_CREDENTIAL_RECHECK_S (credential-proof.ts); a 401 or 403 replaces the scope's
+ *   generation (here and in Redis), so none of its entries is served again, stale or not.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { CacheSettings, CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
 import type { SharedStore } from './shared-store.js';
 import type { RouteName } from './stats.js';
@@ -38,6 +42,8 @@ export interface CacheRequest {
   scope: string;
   /** Availability: the end of the window (epoch seconds); a window over is immutable. */
   windowEnd?: number;
+  /** The scope is the caller's own credential (passthrough): served only while it is proven. */
+  credential?: boolean;
 }
 
 export type StaleReason = 'revalidating' | 'upstream-error';
@@ -57,6 +63,9 @@ export interface CacheReadIo extends CacheReadObserver {
   refresh(): Promise<Fetched>;
   /** Waits for another operation's call, or fails when this operation stops first. */
   wait<T>(pending: Promise<T>): Promise<T>;
+  /** This operation saw the upstream accept its credential for the tenant (passthrough). */
+  proven(): boolean;
+  noteProven(): void;
 }
 
 interface Entry {
@@ -82,7 +91,13 @@ const OUTAGE_CODES = new Set(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'RATE_
 
 export const isOutage = (error: unknown): boolean => error instanceof UpstreamError && OUTAGE_CODES.has(error.code) && !error.local;
 
+/** The upstream refused the credential itself (401) or its access to the tenant (403). */
+export const isRefusal = (error: unknown): boolean => error instanceof UpstreamError && !error.local && (error.status === 401 || error.status === 403);
+
 const newToken = () => randomBytes(6).toString('base64url');
+
+/** A proving read that ended without an answer from the upstream (its waiters check again). */
+const PROOF_ABANDONED = new Error('The read proving the credential ended without an answer');
 
 /** Entries in the shared store: a header line, then the upstream's text. */
 function serialize(entry: Entry): string {
@@ -130,6 +145,8 @@ export class ResponseCache {
   private readonly generationLifetimeMs: number;
   /** Hits, misses and the rest since start (bench and tests read them). */
   readonly counts = { hit: 0, miss: 0, stale: 0, coalesced: 0 };
+  /** Passthrough: when the upstream last accepted each caller's credential. */
+  private readonly proofs: CredentialProofs;
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.settings = options.settings;
@@ -140,6 +157,7 @@ export class ResponseCache {
       maxSize: this.settings.maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.text.length * HEAP_BYTES_PER_TEXT_BYTE + key.length + ENTRY_OVERHEAD_BYTES),
     });
+    this.proofs = new CredentialProofs(this.settings.credentialRecheckMs, this.now);
     this.shared?.onReconnect(() => this.afterReconnect());
   }
 
@@ -152,41 +170,105 @@ export class ResponseCache {
 
   /** The generations a request depends on: updateResource replaces them. */
   private dependencies(request: CacheRequest): string[] {
-    if (request.route === 'detail' && request.resourceId !== undefined) return [resourceGeneration(request.tenantId, request.resourceId)];
-    if (request.route === 'search' || request.route === 'minimal') return [listGeneration(request.tenantId)];
-    return [];
+    // A refused credential replaces these (credentialRefused): all its tenants, or the one refused.
+    const credential = request.credential ? [credentialGeneration(request.scope), credentialGeneration(request.scope, request.tenantId)] : [];
+    if (request.route === 'detail' && request.resourceId !== undefined) return [...credential, resourceGeneration(request.tenantId, request.resourceId)];
+    if (request.route === 'search' || request.route === 'minimal') return [...credential, listGeneration(request.tenantId)];
+    return credential;
   }
 
   /** A cached answer when there is a usable one, else the upstream's (shared with identical calls in flight). */
   async read(request: CacheRequest, io: CacheReadIo): Promise<unknown> {
     const ttl = this.ttlMs(request);
     if (ttl <= 0) return (await io.fetch()).value;
-    const dependencies = this.dependencies(request);
-    const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
-    const generational = dependencies.length > 0;
-    const entry = await this.lookup(key, generational);
-    const now = this.now();
-    if (entry && now < entry.freshUntil) {
-      io.hit();
-      this.count(request.route, 'hit');
-      return entry.value;
-    }
-    if (entry && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
-      this.refreshInBackground(key, request, io, ttl, generational);
-      io.stale(now - entry.storedAt, 'revalidating');
-      this.count(request.route, 'stale');
-      return entry.value;
-    }
+    // Unproven credential: this read goes upstream (and refreshes its entry), or waits for the one that does.
+    const proving = request.credential && !io.proven() ? await this.awaitProof(request, io) : null;
     try {
-      return (await this.load(key, request, io, ttl, generational)).value;
-    } catch (error) {
-      if (entry && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
-        io.stale(this.now() - entry.storedAt, 'upstream-error');
+      const dependencies = this.dependencies(request);
+      const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
+      const generational = dependencies.length > 0;
+      const entry = await this.lookup(key, generational);
+      const now = this.now();
+      if (entry && !proving && now < entry.freshUntil) {
+        io.hit();
+        this.count(request.route, 'hit');
+        return entry.value;
+      }
+      if (entry && !proving && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
+        this.refreshInBackground(key, request, io, ttl, generational);
+        io.stale(now - entry.storedAt, 'revalidating');
         this.count(request.route, 'stale');
         return entry.value;
       }
-      throw error;
+      try {
+        const loaded = await this.load(key, request, io, ttl, generational);
+        if (proving) {
+          io.noteProven();
+          proving(null);
+        }
+        return loaded.value;
+      } catch (error) {
+        proving?.(error);
+        // A credential refused since its last acceptance never gets a stale answer either.
+        const refused = request.credential === true && this.proofs.isRefused(request.scope, request.tenantId);
+        if (entry && !refused && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
+          io.stale(this.now() - entry.storedAt, 'upstream-error');
+          this.count(request.route, 'stale');
+          return entry.value;
+        }
+        throw error;
+      }
+    } finally {
+      // Never left pending (the waiters would wait for nothing): they check again.
+      proving?.(PROOF_ABANDONED);
     }
+  }
+
+  /**
+   * Null when the operation may read the credential's entries now (proven recently, or by the
+   * read it waited for); else this read proves it: settle it with the upstream's answer.
+   */
+  private async awaitProof(request: CacheRequest, io: CacheReadIo): Promise<((error: unknown) => void) | null> {
+    for (;;) {
+      const check = this.proofs.check(request.scope, request.tenantId);
+      if (check.kind === 'proven') return null;
+      if (check.kind === 'prove') return check.settle;
+      try {
+        await io.wait(check.pending);
+        io.noteProven();
+        return null;
+      } catch (error) {
+        // Refused: so is this read. Else (an outage, the prover's or this operation's stop) check again.
+        if (isRefusal(error)) throw error;
+      }
+    }
+  }
+
+  /** Passthrough: the upstream answered a call carrying this credential with a 2xx. */
+  credentialAccepted(scope: string, tenantId: string): void {
+    this.proofs.accepted(scope, tenantId);
+  }
+
+  /**
+   * Passthrough: the upstream refused the credential (401: for every tenant; 403: for this one).
+   * Its entries can no longer be reached on any replica (new generation, here and in Redis), and
+   * the ones held here are dropped.
+   */
+  async credentialRefused(scope: string, tenantId: string, status: 401 | 403): Promise<void> {
+    const everyTenant = status === 401;
+    const wasAccepted = this.proofs.refused(scope, everyTenant ? null : tenantId);
+    // A credential never accepted here has nothing to drop here; another replica may have kept some.
+    if (wasAccepted) {
+      const tenantPath = `/api/v2/tenants/${encodeURIComponent(tenantId)}/`;
+      for (const key of this.memory.keys()) {
+        if (key.startsWith(`${scope}:`) && (everyTenant || key.includes(tenantPath))) this.memory.delete(key);
+      }
+    }
+    const generation = everyTenant ? credentialGeneration(scope) : credentialGeneration(scope, tenantId);
+    // Only a credential accepted here can have entries written from here; any other (a guessed
+    // token) costs no write to Redis: it is refused in process (isRefused) and proven on each read.
+    if (wasAccepted) await this.replaceGenerations([generation]);
+    else this.generations.set(generation, newToken());
   }
 
   /**
@@ -194,7 +276,12 @@ export class ResponseCache {
    * the shared store, before the mutation answers.
    */
   async invalidateResource(tenantId: string, resourceId: string): Promise<void> {
-    const tokens = new Map([[resourceGeneration(tenantId, resourceId), newToken()], [listGeneration(tenantId), newToken()]]);
+    await this.replaceGenerations([resourceGeneration(tenantId, resourceId), listGeneration(tenantId)]);
+  }
+
+  /** New tokens for these generations, here and in the shared store (or there once it is back). */
+  private async replaceGenerations(keys: string[]): Promise<void> {
+    const tokens = new Map(keys.map((key) => [key, newToken()]));
     for (const [key, token] of tokens) this.generations.set(key, token);
     if (this.shared?.available) {
       try {
@@ -211,6 +298,7 @@ export class ResponseCache {
   clear(): void {
     this.memory.clear();
     this.generations.clear();
+    this.proofs.clear();
   }
 
   get memoryBytes(): number {
@@ -224,22 +312,40 @@ export class ResponseCache {
     return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
   }
 
+  /**
+   * A credential's generations are only read: missing, they are the initial one ('0'), so a caller
+   * (or a guessed token) creates nothing in Redis until it is refused after being accepted.
+   */
   private async generationsOf(keys: string[]): Promise<string> {
     if (keys.length === 0) return '-';
+    const created = keys.filter((key) => !isCredentialGeneration(key));
+    const readOnly = keys.filter(isCredentialGeneration);
     if (this.shared?.available) {
       try {
-        const tokens = await this.shared.generations(keys, newToken, this.generationLifetimeMs);
-        keys.forEach((key, i) => this.generations.set(key, tokens[i]!));
-        return tokens.join('.');
+        const shared = this.shared;
+        const [tokens, found] = await Promise.all([
+          created.length > 0 ? shared.generations(created, newToken, this.generationLifetimeMs) : Promise.resolve([]),
+          Promise.all(readOnly.map((key) => shared.get(key))),
+        ]);
+        created.forEach((key, i) => this.generations.set(key, tokens[i]!));
+        readOnly.forEach((key, i) => {
+          const token = found[i];
+          if (token === null || token === undefined) this.generations.delete(key);
+          else this.generations.set(key, token);
+        });
+        return [...readOnly.map((_, i) => found[i] ?? '0'), ...tokens].join('.');
       } catch {
         // Degraded: the tokens last seen here (shared-store.ts logs the outage once).
       }
     }
-    return keys.map((key) => {
-      let token = this.generations.get(key);
-      if (token === undefined) this.generations.set(key, (token = newToken()));
-      return token;
-    }).join('.');
+    return [
+      ...readOnly.map((key) => this.generations.get(key) ?? '0'),
+      ...created.map((key) => {
+        let token = this.generations.get(key);
+        if (token === undefined) this.generations.set(key, (token = newToken()));
+        return token;
+      }),
+    ].join('.');
   }
 
   private async lookup(key: string, generational: boolean): Promise<Entry | undefined> {
@@ -330,6 +436,9 @@ export class ResponseCache {
 
 export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r:${tenantId}:${resourceId}`;
 export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
+/** A passthrough credential's entries: all its tenants, or one of them. */
+export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
+const isCredentialGeneration = (key: string) => key.startsWith('g:c:');
 
 /**
  * The scope of a caller's entries: in passthrough an HMAC of the credential (never the

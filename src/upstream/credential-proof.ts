@@ -1,0 +1,118 @@
+/**
+ * Passthrough: cached answers only while the caller's credential is good.
+ *
+ * Entries are kept per credential (the cache scope, an HMAC of it) and a hit asks nobody, so a
+ * token the upstream stopped accepting could read them until their TTL. Here, per scope and
+ * tenant, is when the upstream last accepted the credential (any 2xx to a call carrying it).
+ * Older than CACHE_CREDENTIAL_RECHECK_S: the next read goes upstream (one call proves it) and
+ * the reads that arrive meanwhile wait for that answer. A 401 or 403 forgets the proof; the
+ * response cache then drops the scope's entries (response-cache.ts credentialRefused).
+ *
+ * In process only: each replica proves a credential at most once per period, which is within the
+ * promise; a refusal reaches the other replicas at once through the generation in Redis.
+ */
+import { LRUCache } from 'lru-cache';
+
+/** Scopes remembered; an evicted one is proven again, which costs one call. */
+const MAX_SCOPES = 100_000;
+
+interface Proof {
+  /** When the upstream last accepted the credential for this tenant (ms, this.now()). */
+  acceptedAt: number;
+  /** A read proving it now: the other reads of the scope and tenant wait for it. */
+  pending: Promise<void> | null;
+  /** Refused for this tenant (403) since the last acceptance. */
+  refused: boolean;
+}
+
+interface ScopeProofs {
+  /** Refused for every tenant (401) since the last acceptance. */
+  refused: boolean;
+  tenants: Map<string, Proof>;
+}
+
+/** What a read of a credential's entries may do now. */
+export type ProofCheck =
+  | { kind: 'proven' }
+  | { kind: 'wait'; pending: Promise<void> }
+  /** This read proves it: it goes upstream, then calls settle with its error (null: accepted). */
+  | { kind: 'prove'; settle: (error: unknown) => void };
+
+export class CredentialProofs {
+  private readonly scopes = new LRUCache<string, ScopeProofs>({ max: MAX_SCOPES });
+
+  constructor(private readonly recheckMs: number, private readonly now: () => number) {}
+
+  private proofOf(scope: string, tenantId: string): { scoped: ScopeProofs; proof: Proof } {
+    let scoped = this.scopes.get(scope);
+    if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    let proof = scoped.tenants.get(tenantId);
+    if (!proof) scoped.tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null, refused: false }));
+    return { scoped, proof };
+  }
+
+  check(scope: string, tenantId: string): ProofCheck {
+    const { proof } = this.proofOf(scope, tenantId);
+    if (this.now() - proof.acceptedAt < this.recheckMs) return { kind: 'proven' };
+    if (proof.pending) return { kind: 'wait', pending: proof.pending };
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const pending = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Nobody may be waiting: a failed proof must not be an unhandled rejection.
+    pending.catch(() => undefined);
+    proof.pending = pending;
+    const owner = proof;
+    let settled = false;
+    return {
+      kind: 'prove',
+      // The first answer counts: a read settles once more when it ends, in case it stopped early.
+      settle: (error) => {
+        if (settled) return;
+        settled = true;
+        // Cleared first: a waiter woken by a failure checks again and may prove it itself.
+        if (owner.pending === pending) owner.pending = null;
+        if (error === null) resolve();
+        else reject(error);
+      },
+    };
+  }
+
+  /** The upstream answered a call carrying the credential with a 2xx. */
+  accepted(scope: string, tenantId: string): void {
+    const { scoped, proof } = this.proofOf(scope, tenantId);
+    proof.acceptedAt = this.now();
+    proof.refused = false;
+    scoped.refused = false;
+  }
+
+  /** Refused here since it was last accepted: no stale answer for it either. */
+  isRefused(scope: string, tenantId: string): boolean {
+    const scoped = this.scopes.get(scope);
+    return scoped !== undefined && (scoped.refused || scoped.tenants.get(tenantId)?.refused === true);
+  }
+
+  /**
+   * The upstream refused the credential: for every tenant (401) or for this one (403). Returns
+   * whether it had been accepted here (there may be entries to drop).
+   */
+  refused(scope: string, tenantId: string | null): boolean {
+    let scoped = this.scopes.get(scope);
+    if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    if (tenantId === null) scoped.refused = true;
+    else this.proofOf(scope, tenantId).proof.refused = true;
+    let wasAccepted = false;
+    for (const [tenant, each] of scoped.tenants) {
+      if (tenantId !== null && tenant !== tenantId) continue;
+      wasAccepted ||= Number.isFinite(each.acceptedAt);
+      each.acceptedAt = -Infinity;
+    }
+    return wasAccepted;
+  }
+
+  clear(): void {
+    this.scopes.clear();
+  }
+}
