@@ -18,6 +18,7 @@ import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
 import { staleDataPlugin } from './stale-data.js';
+import { refusedCredentialPlugin } from './refused-credential.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { Observability } from '../observability/plugin.js';
 import type { Tracing } from '../observability/tracing.js';
@@ -211,6 +212,8 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
       upstreamStatsPlugin(),
+      // A refused credential gets its errors and no data.
+      refusedCredentialPlugin(),
       // Answers partly served from the cache after their TTL say so.
       staleDataPlugin(),
       noEchoPlugin(),

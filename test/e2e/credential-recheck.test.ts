@@ -82,7 +82,8 @@ function expectAnswered(answers: Record<string, GraphQLResponse>): void {
 
 function expectRefused(answers: Record<string, GraphQLResponse>, code = 'UNAUTHENTICATED'): void {
   for (const [name, answer] of Object.entries(answers)) {
-    expect({ name, code: answer.errors?.[0]?.extensions?.code, leaves: dataLeaves(answer.data), stale: answer.extensions?.stale }).toEqual({ name, code, leaves: [], stale: undefined });
+    // No data at all (src/server/refused-credential.ts), not merely no leaf values.
+    expect({ name, code: answer.errors?.[0]?.extensions?.code, data: answer.data, stale: answer.extensions?.stale }).toEqual({ name, code, data: null, stale: undefined });
   }
 }
 
