@@ -213,6 +213,34 @@ describe('passthrough, one gateway', () => {
     expect(longest).toBeLessThan(11_000);
   }, 20_000);
 
+  it('gives a refused token no data in any payload of a streamed (@defer) answer', async () => {
+    const h = await stack();
+    const token = await simulatorToken(h.simulator.url);
+    const query = '{ tenant(id: "client_1") { resourceTypes { name } ... @defer { resources(first: 2) { nodes { hostName } } } } }';
+    const read = async () => {
+      const res = await fetch(h.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'multipart/mixed', ...bearer(token) },
+        body: JSON.stringify({ query }),
+      });
+      // Each part of the multipart body is one JSON payload.
+      return (await res.text()).split(/\r?\n/).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, any>);
+    };
+    const answered = await read();
+    expect(answered.length).toBeGreaterThan(1);
+    expect(answered[0]!.data.tenant.resourceTypes.length).toBeGreaterThan(0);
+
+    h.simulator.revokeToken(token);
+    await sleep(RECHECK_S * 1000 + 50);
+    const refused = await read();
+    expect(refused.length).toBeGreaterThan(1);
+    const codes = refused.flatMap((p) => [...(p.errors ?? []), ...(p.incremental ?? []).flatMap((i: { errors?: unknown[] }) => i.errors ?? [])])
+      .map((e: { extensions?: { code?: string } }) => e.extensions?.code);
+    expect(new Set(codes)).toEqual(new Set(['UNAUTHENTICATED']));
+    expect(refused[0]!.data).toBeNull();
+    for (const payload of refused.slice(1)) for (const part of payload.incremental ?? []) expect(part.data).toBeUndefined();
+  });
+
   it('never serves a refused scope from stale-if-error', async () => {
     const h = await stack({ CACHE_TTL_RESOURCE_TYPES_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '0' });
     const token = await simulatorToken(h.simulator.url);
