@@ -3,6 +3,7 @@
  * overload is answered at once with 503 + Retry-After + OVERLOADED, never after the operation
  * deadline; /healthz and `{ __typename }` stay fast; a heavy caller does not starve a light one.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,7 +43,6 @@ function p99(samples: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('admission control at default settings', () => {
   it('answers an open-loop overload of a slow upstream within the deadline, sheds the excess at once, keeps /healthz fast and memory bounded', async () => {

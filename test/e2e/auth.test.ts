@@ -1,4 +1,5 @@
 /** Upstream auth modes against the simulator with its token enforcement on. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -71,7 +72,7 @@ describe('client-credentials', () => {
   it('refreshes once for 50 concurrent queries when its cached token runs out, reading expires_in sent as a string', async () => {
     h = await startHarness({ simulator: { auth: { ...AUTH_ON.auth, tokenTtlSeconds: 1, expiresInAsString: true } }, env });
     await h.query(QUERY);
-    await new Promise((r) => setTimeout(r, 1100));
+    await sleep(1100);
     h.resetCounts();
     const results = await Promise.all(Array.from({ length: 50 }, () => h!.query(QUERY)));
     expect(results.filter((r) => r.errors)).toEqual([]);

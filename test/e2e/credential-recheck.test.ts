@@ -4,12 +4,12 @@
  * a token expires (POST /__sim/tokens/expire) or is revoked (POST /__sim/tokens/revoke) while its
  * entries are fresh, on one gateway and on two sharing a real Redis.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, upstreamCalls, type GraphQLResponse, type Harness } from '../support/harness.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
 const RECHECK_S = 1;

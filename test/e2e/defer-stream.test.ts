@@ -9,6 +9,7 @@
  * upstream sessions end with the stream), and the merged result must equal the plain answer.
  * Deferred work counts in the estimate, the run-time stats and admission like any other.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -196,7 +197,7 @@ describe('deferred work under the limits', () => {
   it('holds the admission slot while the stream runs and gives it back when it ends', async () => {
     h.simulator.configure({ routeLatencyMs: { availability: 300 } });
     const streaming = sse(DEFERRED, { first: 16 });
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     // The deferred operation holds all 16 slots: another operation is shed at once.
     const during = await h.query(PLAIN, { first: 1 });
     expect(during.errors?.[0]?.extensions?.code).toBe('OVERLOADED');

@@ -1,4 +1,5 @@
 /** Nested resolution makes exactly the upstream calls needed, de-duplicated and bounded. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NestedPageDocument } from '../__generated__/graphql.js';
 import { globalIdOf } from '../../src/schema/global-id.js';
@@ -112,7 +113,7 @@ describe('concurrency bounds', () => {
     h.simulator.configure({ latencyMs: 30 });
     const big = h.query(`{ tenant(id: "client_1") { resources(first: 100) { nodes { applications { name } } } } }`);
     const big2 = h.query(`{ tenant(id: "client_1") { resources(first: 100, offset: 100) { nodes { applications { name } } } } }`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     const started = performance.now();
     const small = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
     const smallMs = performance.now() - started;

@@ -3,6 +3,7 @@
  * simulator): each is refused, or answered without upstream work, within 50 ms of the gateway's
  * CPU, and /healthz stays fast while ten clients keep sending them. CPU is read from /proc.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe('fragment bombs', () => {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
       latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     sending = false;
     await Promise.all(senders);

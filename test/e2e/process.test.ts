@@ -1,4 +1,5 @@
 /** The gateway as a process: start-up on bad settings, and SIGTERM draining in-flight requests. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
@@ -29,7 +30,7 @@ describe('gateway process', () => {
     const p = run({ PORT: '0', INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none' });
     const url = await p.ready;
     const pending = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tenant(id: "client_1") { resourceTypes { name } } }' }) });
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     p.child.kill('SIGTERM');
     const response = await pending;
     const body = (await response.json()) as { data: { tenant: { resourceTypes: unknown[] } } };

@@ -3,6 +3,7 @@
  * PromQL query over its HTTP API returns the upstream calls per route that the simulator counted.
  * Loopback only, a temporary config and storage directory, random ports; stopped afterwards.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
@@ -32,7 +33,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     } catch (error) {
       last = error;
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }

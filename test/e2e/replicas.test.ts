@@ -13,6 +13,7 @@
  * Needs the Debian packages redis-server and nginx (installed by .ci/run); skipped, with one
  * line, when either is missing. Runs alone (LOAD_TESTS in vitest.config.ts).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,6 @@ import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-s
 const missing = [hasRedis ? null : 'redis-server', hasNginx ? null : 'nginx'].filter(Boolean).join(' ');
 if (missing) console.warn(`replicas.test.ts skipped: ${missing} not installed (apt-get install -y --no-install-recommends ${missing})`);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The signal that ends a replica in the rotation case (SIGKILL here makes that case fail: requests in flight are lost). */
 const ROTATION_SIGNAL: NodeJS.Signals = 'SIGTERM';

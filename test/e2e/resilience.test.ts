@@ -1,4 +1,5 @@
 /** Faults upstream: retries, Retry-After, deadlines, disconnects, and the error contract. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
@@ -104,7 +105,7 @@ describe('deadlines and disconnects', () => {
     expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
     expect(elapsed).toBeGreaterThanOrEqual(2_900);
     expect(elapsed).toBeLessThanOrEqual(3_300);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
     // The attempts at about 0, 1 and 2 s; none once the deadline has passed.
     expect(starts.length).toBeGreaterThanOrEqual(2);
@@ -117,15 +118,15 @@ describe('deadlines and disconnects', () => {
     const controller = new AbortController();
     const pending = fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: NESTED.replace('first: 5', 'first: 1') }), signal: controller.signal }).catch(() => null);
     // Wait until the search is in flight upstream.
-    while (h.simulator.stats().inFlight === 0) await new Promise((r) => setTimeout(r, 10));
+    while (h.simulator.stats().inFlight === 0) await sleep(10);
     controller.abort();
     const aborted = performance.now();
     await pending;
-    while (h.simulator.stats().inFlight > 0 && performance.now() - aborted < 1000) await new Promise((r) => setTimeout(r, 5));
+    while (h.simulator.stats().inFlight > 0 && performance.now() - aborted < 1000) await sleep(5);
     expect(h.simulator.stats().inFlight).toBe(0);
     expect(performance.now() - aborted).toBeLessThan(100);
     // Nothing further was started after the disconnect.
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     expect(h.simulator.stats().totalCalls).toBe(1);
     // A disconnect is the client's doing, not an upstream failure (nor a deadline).
     expect(h.logs.filter((line) => line.includes('upstream call failed'))).toEqual([]);

@@ -3,6 +3,7 @@
  * Redis is test/e2e/replicas.test.ts): hits, coalescing, invalidation by updateResource, scopes,
  * no cached errors, and a dashboard that still renders from stale entries while the upstream is down.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { globalIdOf } from '../../src/schema/global-id.js';
@@ -14,7 +15,6 @@ const DASHBOARD = `{ tenant(id: "client_1") { resources(first: 10) { nodes { id 
   applications { name version }
   availability(from: "2026-10-31T00:00:00Z", to: "2026-11-01T00:00:00Z") { availabilityPercent }
 } } } }`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -4,6 +4,7 @@
  * in-flight requests finish, the exit code says whether the drain completed, and nothing is left
  * running or listening. Also: no caller input echoed in error extensions.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -13,7 +14,6 @@ import { startSimulator, type Simulator } from '../../src/simulator/app.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function npmStart(env: Record<string, string>) {
   const gateway = startGatewayProcess({ HOST: '127.0.0.1', PORT: '0', INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'info', ...env }, 'npm start');

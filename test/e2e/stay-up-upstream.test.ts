@@ -4,6 +4,7 @@
  * Real parts only: the simulator over loopback HTTP, a TCP proxy in front of it that can refuse
  * connections, and the gateway over HTTP.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import net from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -25,7 +26,6 @@ const PAGE_20 = `{ tenant(id: "client_1") { resources(first: 20) { nodes { id ho
 /** The same with 5 resources: 11 calls. */
 const PAGE_5 = PAGE_20.replace('first: 20', 'first: 5');
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `count` jobs, at most `concurrency` at a time. */
 async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {

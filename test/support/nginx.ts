@@ -4,6 +4,7 @@
  * a temporary directory for the logs, and run in the foreground (`daemon off`) with its pid, error
  * log and temp paths in that directory, so that it runs as root without touching /var or /run.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -109,7 +110,7 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`nginx did not start: ${log}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 
   return {

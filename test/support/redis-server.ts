@@ -4,6 +4,7 @@
  * stopped and started again on the same port, to play an outage and the recovery.
  * Commands go over a raw RESP socket, so this needs no Redis client library.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
@@ -128,7 +129,7 @@ export async function startRedisServer(): Promise<RedisServer> {
         // not listening yet
       }
       if (Date.now() > deadline) throw new Error(`redis-server did not answer PING in 10 s: ${log.trim().slice(-500)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 
