@@ -175,10 +175,7 @@ async function main() {
   // The gateway modules are loaded here, not by the load generator.
   const { loadConfig } = await import('../src/config.js');
   const { createLogger } = await import('../src/logger.js');
-  const { createGateway } = await import('../src/server/yoga.js');
-  const { noAuth } = await import('../src/upstream/auth.js');
-  const { createDispatcher, InventoryClient } = await import('../src/upstream/client.js');
-  const { GatewayMetrics } = await import('../src/observability/metrics.js');
+  const { assembleGateway } = await import('../src/server/assemble.js');
   const { scenarios } = await import('./scenarios.js');
 
   const sim = await startSimulatorProcess();
@@ -186,9 +183,8 @@ async function main() {
   // As bench/run.ts main(): the product's defaults, metrics on, tracing off.
   const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '16' });
   const logger = createLogger('warn');
-  const dispatcher = createDispatcher(config);
-  const client = new InventoryClient({ baseUrl: sim.url, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics: new GatewayMetrics() } });
-  const server = http.createServer(createGateway({ config, client, logger }));
+  const { gateway, close, poolStats } = await assembleGateway({ config, baseUrl: sim.url, logger });
+  const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   await fetch(`${sim.url}/__sim/config`, { method: 'POST', body: JSON.stringify({ latencyMs: LATENCY, jitterMs: 0 }) }).then((r) => r.text());
@@ -253,7 +249,7 @@ async function main() {
   const sorted = [...perRequest].sort((a, b) => a - b);
   console.log(`gateway CPU per request, median of ${ROUNDS}: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)} ms, lowest ${sorted[0]!.toFixed(3)} ms`);
   // Connection reuse: the upstream connections the dispatcher holds after all those requests.
-  console.log(`upstream connections (undici): ${JSON.stringify(dispatcher.stats)}`);
+  console.log(`upstream connections (undici): ${JSON.stringify(poolStats())}`);
 
   if (PROFILE) {
     const session = new Session();
@@ -297,7 +293,7 @@ async function main() {
   load.stop();
   server.closeAllConnections();
   server.close();
-  await dispatcher.close();
+  await close();
   sim.stop();
 }
 

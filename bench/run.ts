@@ -13,11 +13,8 @@ import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { createGateway } from '../src/server/yoga.js';
-import { noAuth } from '../src/upstream/auth.js';
-import { createDispatcher, InventoryClient } from '../src/upstream/client.js';
+import { assembleGateway } from '../src/server/assemble.js';
 import { scenarios, type Scenario } from './scenarios.js';
-import { GatewayMetrics } from '../src/observability/metrics.js';
 import { createTracing } from '../src/observability/tracing.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
@@ -144,21 +141,18 @@ async function startGateway(simUrl: string, mode: Mode, otlpUrl: string) {
   const env = { INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: on ? 'info' : 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), METRICS: String(on) };
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel, () => {});
-  const dispatcher = createDispatcher(config);
-  const metrics = on ? new GatewayMetrics() : null;
   const tracing = mode === 'all' || mode === 'all-sampled'
     ? createTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl, ...(mode === 'all-sampled' ? { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' } : {}) })
     : null;
-  const client = new InventoryClient({ baseUrl: simUrl, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics, tracing } });
-  const server = http.createServer(createGateway({ config, client, logger }));
+  const { gateway, close } = await assembleGateway({ config, baseUrl: simUrl, logger, tracing });
+  const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
     async close() {
       server.closeAllConnections();
       server.close();
-      await tracing?.shutdown();
-      await dispatcher.close();
+      await close();
     },
   };
 }
@@ -202,9 +196,8 @@ async function overhead(simUrl: string, scenario: Scenario, log: (line: string) 
 async function benchGateway(simUrl: string, name: string, env: Record<string, string>) {
   const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), ...env });
   const logger = createLogger('warn');
-  const dispatcher = createDispatcher(config);
-  const client = new InventoryClient({ baseUrl: simUrl, auth: noAuth, settings: config, logger, dispatcher, telemetry: { metrics: new GatewayMetrics() } });
-  const server = http.createServer(createGateway({ config, client, logger }));
+  const { gateway, client, close } = await assembleGateway({ config, baseUrl: simUrl, logger });
+  const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     name,
@@ -214,7 +207,7 @@ async function benchGateway(simUrl: string, name: string, env: Record<string, st
     async close() {
       server.closeAllConnections();
       server.close();
-      await dispatcher.close();
+      await close();
     },
   };
 }

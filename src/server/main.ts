@@ -8,11 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { startSimulator, type Simulator } from '../simulator/app.js';
-import { createUpstreamAuth } from '../upstream/auth.js';
-import { createDispatcher, InventoryClient } from '../upstream/client.js';
-import { RedisStore } from '../upstream/shared-store.js';
-import { createGateway } from './yoga.js';
-import { GatewayMetrics } from '../observability/metrics.js';
+import { assembleGateway } from './assemble.js';
 import { createTracing, type Tracing } from '../observability/tracing.js';
 
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
@@ -39,17 +35,10 @@ if (baseUrl === null) {
   simulator = await startSimulator({ port: 0 });
   baseUrl = simulator.url;
 }
-const dispatcher = createDispatcher(config);
-const metrics = config.metrics ? new GatewayMetrics({ processMetrics: true }) : null;
-// REDIS_URL: the replicas share cached answers, invalidations and the client-credentials token.
-const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
-// Replicas starting together should meet in Redis for the first token; a Redis that is not there
-// within two seconds is not waited for (the in-process cache answers; the store logs it).
-if (shared) await shared.whenConnected(2_000);
-const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
-const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
 const lifecycle = { draining: false };
-const gateway = createGateway({ config, client, logger, lifecycle });
+// REDIS_URL: the replicas share cached answers, invalidations and the client-credentials token;
+// replicas starting together meet there (waited for up to 2 s).
+const { gateway, metrics, shared, close } = await assembleGateway({ config, baseUrl, logger, tracing, processMetrics: true, lifecycle, redisWaitMs: 2_000 });
 /** Responses not yet finished: the in-flight requests a drain waits for. */
 const inFlight = new Set<http.ServerResponse>();
 const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5_000 }, (req, res) => {
@@ -105,7 +94,7 @@ async function shutdown(signal: string): Promise<void> {
     logger.info('drained', { requests: pending, ms: Date.now() - started });
   }
   // Closing the pools waits for their requests: bounded, since the exit code is already known.
-  const cleanup = Promise.allSettled([tracing?.shutdown(), client.close(), cut > 0 ? dispatcher.destroy() : dispatcher.close(), simulator?.close(), shared?.close()]);
+  const cleanup = Promise.allSettled([close({ cut: cut > 0 }), simulator?.close()]);
   await Promise.race([cleanup, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
   process.exit(cut > 0 ? 1 : 0);
 }

@@ -9,12 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
-import { createUpstreamAuth } from '../../src/upstream/auth.js';
-import { createDispatcher, InventoryClient } from '../../src/upstream/client.js';
-import { RedisStore } from '../../src/upstream/shared-store.js';
-import { createGateway, type Gateway } from '../../src/server/yoga.js';
+import type { InventoryClient } from '../../src/upstream/client.js';
+import { assembleGateway } from '../../src/server/assemble.js';
+import type { Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
-import { GatewayMetrics } from '../../src/observability/metrics.js';
+import type { GatewayMetrics } from '../../src/observability/metrics.js';
 import { createTracing, type Tracing } from '../../src/observability/tracing.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
@@ -62,12 +61,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs.push(line);
     capturedLogLines.push(line);
   });
-  const dispatcher = createDispatcher(config);
-  const metrics = config.metrics ? new GatewayMetrics() : null;
   const tracing = createTracing(options.env ?? {});
-  const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
-  const client = new InventoryClient({ baseUrl, auth: createUpstreamAuth(config, baseUrl, dispatcher, logger, shared), settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
-  const gateway = createGateway({ config, client, logger });
+  const assembled = await assembleGateway({ config, baseUrl, logger, tracing });
+  const { gateway, client, metrics } = assembled;
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -103,9 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       assertNoSecrets(logs, secretsOf(simulator, config));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await tracing?.shutdown();
-      await dispatcher.close();
-      await shared?.close();
+      await assembled.close();
       await simulator.close();
     },
   };

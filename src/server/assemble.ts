@@ -1,0 +1,66 @@
+/**
+ * The one composition root: settings -> connection pool -> (Redis) -> upstream auth -> client ->
+ * GraphQL gateway. `npm start` (main.ts), the test harness and the bench build a gateway only
+ * through here, so a new collaborator is wired once.
+ */
+import type { GatewayConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import type { Tracing } from '../observability/tracing.js';
+import { createUpstreamAuth } from '../upstream/auth.js';
+import { createDispatcher, InventoryClient } from '../upstream/client.js';
+import { RedisStore } from '../upstream/shared-store.js';
+import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
+
+export interface AssembleOptions {
+  config: GatewayConfig;
+  /** The upstream's base URL: config.inventoryApiUrl, or the embedded simulator's. */
+  baseUrl: string;
+  logger: Logger;
+  /** OpenTelemetry tracing made from the environment (src/observability/tracing.ts); null: off. */
+  tracing?: Tracing | null;
+  /** Prometheus also gets the process's own metrics (CPU, heap, event loop): one such registry per process. */
+  processMetrics?: boolean;
+  /** Set on SIGTERM: /readyz then answers 503 at once. */
+  lifecycle?: Lifecycle;
+  /**
+   * With REDIS_URL: how long to wait for Redis before answering. Replicas starting together meet
+   * there for the first token; a Redis not there in time is not waited for (the in-process cache
+   * answers, and the store logs it).
+   */
+  redisWaitMs?: number;
+}
+
+export interface AssembledGateway {
+  /** The request handler (node:http or fetch). */
+  gateway: Gateway;
+  client: InventoryClient;
+  metrics: GatewayMetrics | null;
+  /** The replicas' shared level (REDIS_URL); null: in process only. */
+  shared: RedisStore | null;
+  /** The upstream connection pool's counts per origin (connections held, in use), for the bench's connection-reuse line. */
+  poolStats(): unknown;
+  /** Ends background work and closes the pool, Redis and the trace exporter; `cut`: requests were cut, so the pool is destroyed, not drained. */
+  close(options?: { cut?: boolean }): Promise<void>;
+}
+
+export async function assembleGateway(options: AssembleOptions): Promise<AssembledGateway> {
+  const { config, baseUrl, logger, tracing = null } = options;
+  const dispatcher = createDispatcher(config);
+  const metrics = config.metrics ? new GatewayMetrics({ processMetrics: options.processMetrics ?? false }) : null;
+  const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
+  if (shared && options.redisWaitMs) await shared.whenConnected(options.redisWaitMs);
+  const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
+  const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
+  const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle });
+  return {
+    gateway,
+    client,
+    metrics,
+    shared,
+    poolStats: () => dispatcher.stats,
+    async close({ cut = false } = {}) {
+      await Promise.allSettled([tracing?.shutdown(), client.close(), cut ? dispatcher.destroy() : dispatcher.close(), shared?.close()]);
+    },
+  };
+}
