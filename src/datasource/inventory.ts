@@ -13,7 +13,7 @@ import {
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import {
-  answers, gather, NO_SUBFIELDS, readsFor, toResourceView, valueOf, type Gathered, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
+  answers, gather, NO_SUBFIELDS, readHelps, readsFor, toResourceView, valueOf, type Gathered, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
 } from '../domain/resource.js';
 import { toUpdateBody, validateUpdate, type UpdateResourceInput, type UserError } from '../domain/update.js';
 import { createLoaders, resourceKey, type Loaders, type ResourceKey } from '../loaders/index.js';
@@ -228,6 +228,7 @@ export class InventoryDataSource {
       if (answers(got, name, wanted)) return result();
     }
     for (const load of readsFor(name, view.origin, view.kind)) {
+      if (!readHelps(got, name, wanted, load)) continue;
       if (load === 'detail' && read === undefined) {
         const detail = await this.detail(keyOf(view));
         if (detail === null) return result();

@@ -136,7 +136,12 @@ interface FieldSource<T> {
  * No keys means the whole nested record, an opaque JSON leaf: only a form that documents the
  * owner field carries it, so every path answers it from that one source.
  */
-interface SubFieldSource { keys: readonly string[]; documented?: readonly RecordForm[] }
+interface SubFieldSource {
+  keys: readonly string[];
+  documented?: readonly RecordForm[];
+  /** The reads that can supply it (default: the owner field's loads); a read that cannot is not made for it. */
+  loads?: readonly FieldLoad[];
+}
 const keysOf = (names: Record<string, string | string[]>): Record<string, SubFieldSource> =>
   Object.fromEntries(Object.entries(names).map(([name, keys]) => [name, { keys: typeof keys === 'string' ? [keys] : keys }]));
 const same = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, n]));
@@ -171,8 +176,12 @@ export const RESOURCE_FIELDS = {
   updatedAt: { ...date(['updatedDate', 'generalInfo.updatedTime', 'updatedTime'], ['general', 'device']), loads: ['detail', 'search'] },
   location: {
     keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail', 'search'], identity: ['number'],
-    // The short detail form documents only id and name.
-    sub: { ...keysOf({ number: 'id', name: 'name' }), ...Object.fromEntries(['city', 'clientId', 'mspId'].map((n) => [n, { keys: [n], documented: ['general'] }])) },
+    // The short detail form documents only id and name, and search hits carry only those two:
+    // the rest comes from the general detail alone (a search by id is never made for a city).
+    sub: {
+      ...keysOf({ number: 'id', name: 'name' }),
+      ...Object.fromEntries(['city', 'clientId', 'mspId'].map((n) => [n, { keys: [n], documented: ['general'], loads: ['detail'] } satisfies SubFieldSource])),
+    },
   },
   tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail', 'search'], identity: ['name'], sub: keysOf({ name: 'name', value: 'value', source: 'tagSource' }) },
   consoles: { keys: ['consoles'], read: list, documented: ['search', 'general', 'device', 'synthetic'] },
@@ -386,6 +395,32 @@ export function answers(got: Gathered, field: ResourceFieldName, wanted: readonl
   if (needed.length === 0) return true;
   const carries = (raw: unknown): boolean => !isRecord(raw) || needed.every((s) => (s.keys.length === 0 ? got.forms.some((f) => documents(f, field)) : rawAt(raw, s.keys) !== MISSING));
   return Array.isArray(got.raw) ? got.raw.every(carries) : carries(got.raw);
+}
+
+/** The selected and identity sub-fields of a nested field, with their sources. */
+function neededSubs(field: ResourceFieldName, wanted: readonly string[]): SubFieldSource[] {
+  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+  return [...(source.identity ?? []), ...wanted].map((name) => source.sub?.[name]).filter((s): s is SubFieldSource => s !== undefined);
+}
+
+/**
+ * Whether a read can add to what was gathered: always for a plain field or an absent one; for a
+ * nested object, when some sub-field still missing names that read among its loads.
+ */
+export function readHelps(got: Gathered, field: ResourceFieldName, wanted: readonly string[], load: FieldLoad): boolean {
+  if (!got.present || !(RESOURCE_FIELDS[field] as FieldSource<unknown>).sub) return true;
+  const raws = Array.isArray(got.raw) ? got.raw : [got.raw];
+  const missing = neededSubs(field, wanted).filter((s) => s.keys.length === 0 ? !got.forms.some((f) => documents(f, field)) : raws.some((r) => isRecord(r) && rawAt(r, s.keys) === MISSING));
+  return missing.some((s) => (s.loads ?? loadsFor(field)).includes(load));
+}
+
+/** The same for the cost estimate: whether a read can supply a selected sub-field the form does not document. */
+export function readHelpsForm(form: RecordForm, field: ResourceFieldName, wanted: readonly string[], load: FieldLoad): boolean {
+  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+  if (!source.sub || !documents(form, field)) return true;
+  return neededSubs(field, wanted)
+    .filter((s) => s.documented !== undefined && !s.documented.includes(form))
+    .some((s) => (s.loads ?? loadsFor(field)).includes(load));
 }
 
 export function valueOf<K extends ResourceFieldName>(got: Gathered, field: K): ResourceFields[K] {

@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
-import { DETAIL_FORMS, documentsSelection, hasSubFields, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
+import { DETAIL_FORMS, documents, documentsSelection, hasSubFields, readHelpsForm, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -96,10 +96,15 @@ class Walker {
       for (const name of wanted) {
         const sub = subNames(name);
         if (documentsSelection(origin === 'detail' ? actual : origin, name, sub)) continue;
+        // A form documenting the field but not every selected sub-field needs only the reads that can supply those.
+        const atHand = origin === 'detail' ? actual : origin;
+        let documenting: RecordForm | null = documents(atHand, name) ? atHand : null;
         for (const load of readsFor(name, origin, known)) {
+          if (documenting && !readHelpsForm(documenting, name, sub, load)) continue;
           if (load === 'search') { search = true; break; }
           detail = true;
           if (documentsSelection(actual, name, sub)) break;
+          if (documents(actual, name)) documenting = actual;
         }
       }
       return (detail ? 1 : 0) + (search ? 1 : 0);

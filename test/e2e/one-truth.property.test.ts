@@ -18,7 +18,7 @@ import {
   getNamedType, isEnumType, isInterfaceType, isObjectType, isScalarType, type GraphQLField, type GraphQLNamedType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kindFromRecord, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../../src/domain/resource.js';
+import { kindFromRecord, loadsFor, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../../src/domain/resource.js';
 import { globalIdOf } from '../../src/schema/global-id.js';
 import { schema } from '../../src/schema/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -133,16 +133,20 @@ const arbTruth = fc.constantFrom<ResourceKind>('general', 'device', 'synthetic')
  * The forms a path starting at `origin` consults for a field: the record at hand, then the reads
  * the field-source table names (detail, search by id) for the kind the record says.
  */
-function consulted(field: ResourceFieldName, origin: Form, kinds: Record<Form, ResourceKind | null>): Set<Form> {
+function consulted(field: ResourceFieldName, origin: Form, kinds: Record<Form, ResourceKind | null>, subKey?: string): Set<Form> {
   const from: ResourceOrigin = origin;
-  return new Set<Form>([origin, ...readsFor(field, from, kinds[origin])]);
+  // A sub-field is read only through the reads its own loads name (a location's city: the detail).
+  const sub = subKey === undefined ? undefined : Object.values((RESOURCE_FIELDS[field] as { sub?: Record<string, { keys: readonly string[]; loads?: readonly string[] }> }).sub ?? {})
+    .find((s) => s.keys.includes(subKey) || s.keys.some((k) => k.startsWith(`${subKey}.`)));
+  const loads = sub?.loads ?? loadsFor(field);
+  return new Set<Form>([origin, ...readsFor(field, from, kinds[origin]).filter((l) => loads.includes(l))]);
 }
 
 /** Picks which forms carry a value: the random choice, then every path made to reach one. */
-function carriers(chosen: boolean[], field: ResourceFieldName, kinds: Record<Form, ResourceKind | null>, within: Set<Form>): Set<Form> {
+function carriers(chosen: boolean[], field: ResourceFieldName, kinds: Record<Form, ResourceKind | null>, within: Set<Form>, subKey?: string): Set<Form> {
   const out = new Set(FORMS.filter((f, i) => chosen[i] && within.has(f)));
   for (const origin of FORMS) {
-    const reach = [...consulted(field, origin, kinds)].filter((f) => within.has(f));
+    const reach = [...consulted(field, origin, kinds, subKey)].filter((f) => within.has(f));
     if (reach.length > 0 && !reach.some((f) => out.has(f))) out.add(reach[0]!);
   }
   return out;
@@ -202,7 +206,7 @@ function project(truth: Truth): Records {
       subKeys.forEach((sub, s) => {
         const chosen = [0, 1, 2, 3].map((i) => c.subs[(e * 7 + s * 4 + i) % 32]!);
         // properties of a general resource: the general detail carries the full set.
-        const subHolders = key === 'properties' ? new Set<Form>(['detail', ...FORMS.filter((f, i) => chosen[i] && holders.has(f))]) : carriers(chosen, field, kinds, holders);
+        const subHolders = key === 'properties' ? new Set<Form>(['detail', ...FORMS.filter((f, i) => chosen[i] && holders.has(f))]) : carriers(chosen, field, kinds, holders, sub);
         for (const form of subHolders) if (holders.has(form)) keep[form][sub] = element[sub];
       });
       for (const form of holders) parts[form].push(keep[form]);
