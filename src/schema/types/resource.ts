@@ -49,6 +49,7 @@ export function costNote(name: ResourceFieldName): string {
   if (inSearch) parts.push('No extra cost in search results.');
   if (loads.includes('detail')) parts.push(`${inSearch ? 'Elsewhere, when' : 'When'} the record at hand lacks it, loads the resource detail (one upstream call per resource per operation, shared by every detail field).`);
   else if (loads.includes('search')) parts.push(`${inSearch ? 'Elsewhere, when' : 'When'} the record at hand lacks it, one search by id per resource per operation.`);
+  if (hasSubFields(name) && parts.length > 0) parts.push('A sub-field the record at hand lacks is read the same way, so every path gives the same object.');
   return parts.join(' ');
 }
 
