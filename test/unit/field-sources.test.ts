@@ -1,7 +1,7 @@
 /** One table says where every resource field comes from; the schema may not grow past it. */
 import { getNamedType, isInterfaceType, isObjectType, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
+import { documents, loadsFor, readField, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
 import { schema } from '../../src/schema/index.js';
 import { estimateUpstreamCalls } from '../../src/schema/cost.js';
 
@@ -58,5 +58,15 @@ describe('the field-source table', () => {
     expect(estimate('hostName')).toBe(1);
     expect(estimate('location { number name city }')).toBe(11);
     expect(estimate('location { number } tags { source }')).toBe(21);
+  });
+
+  it('reads the provider identity from identity, then properties.arn, then the older spellings', () => {
+    const view = (record: Record<string, unknown>) => ({ tenantId: 'client_1', id: 'x', origin: 'detail' as const, kind: 'device' as const, record });
+    const arn = 'arn:aws:events:us-east-1:123456789012:event-bus/default';
+    const azure = '/subscriptions/0c1d/resourcegroups/rg-1/providers/Microsoft.Network/virtualNetworks/vnet-1';
+    expect(readField(view({ identity: azure, properties: { arn } }), 'cloudResourceId')).toEqual({ present: true, value: azure });
+    expect(readField(view({ properties: { arn } }), 'cloudResourceId')).toEqual({ present: true, value: arn });
+    expect(readField(view({ providerUID: 'legacy' }), 'cloudResourceId')).toEqual({ present: true, value: 'legacy' });
+    expect(readField(view({ properties: { provider: 'AWS' } }), 'cloudResourceId')).toEqual({ present: false });
   });
 });
