@@ -68,8 +68,8 @@ function searchExtras(tenant: SimTenant, r: SimResource): Json {
   const extras: Json = {
     updatedDate: timeOf(tenant, r.updatedAt),
     tags: r.tags.map((t) => ({ ...t })),
-    // The same location object the resource's detail shows (the short form has id and name only).
-    location: r.shape === 'general' ? { ...r.location } : { id: r.location.id, name: r.location.name },
+    // Real search hits name the location by id and name only; its city and owners are in the detail.
+    location: { id: r.location.id, name: r.location.name },
   };
   if (r.index % 2 === 0) extras.managementProfile = { ...PROFILES[r.index % PROFILES.length] };
   if (r.network[0]) extras.macAddress = r.network[0].mac;
