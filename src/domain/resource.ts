@@ -389,18 +389,37 @@ function mergeRaw(first: unknown, then: unknown): unknown {
  */
 export function answers(got: Gathered, field: ResourceFieldName, wanted: readonly string[]): boolean {
   if (!got.present) return false;
-  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
-  if (!source.sub) return true;
-  const needed = [...(source.identity ?? []), ...wanted].map((name) => source.sub?.[name]).filter((s): s is SubFieldSource => s !== undefined);
+  if (!(RESOURCE_FIELDS[field] as FieldSource<unknown>).sub) return true;
+  const needed = neededSubs(field, wanted);
   if (needed.length === 0) return true;
-  const carries = (raw: unknown): boolean => !isRecord(raw) || needed.every((s) => (s.keys.length === 0 ? got.forms.some((f) => documents(f, field)) : rawAt(raw, s.keys) !== MISSING));
-  return Array.isArray(got.raw) ? got.raw.every(carries) : carries(got.raw);
+  const whole = got.forms.some((f) => documents(f, field));
+  if (!Array.isArray(got.raw)) return carries(got.raw, needed, whole);
+  for (const element of got.raw) if (!carries(element, needed, whole)) return false;
+  return true;
+}
+
+/** Whether a nested record carries the needed sub-fields; `whole`: a documenting form supplied it (for opaque leaves). */
+function carries(raw: unknown, needed: readonly SubFieldSource[], whole: boolean): boolean {
+  if (!isRecord(raw)) return true;
+  for (const s of needed) {
+    if (s.keys.length === 0 ? !whole : rawAt(raw, s.keys) === MISSING) return false;
+  }
+  return true;
 }
 
 /** The selected and identity sub-fields of a nested field, with their sources. */
+const neededByField = new Map<ResourceFieldName, WeakMap<readonly string[], SubFieldSource[]>>();
 function neededSubs(field: ResourceFieldName, wanted: readonly string[]): SubFieldSource[] {
-  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
-  return [...(source.identity ?? []), ...wanted].map((name) => source.sub?.[name]).filter((s): s is SubFieldSource => s !== undefined);
+  // Selections are cached per field node, so this is computed once per field per document.
+  let byWanted = neededByField.get(field);
+  if (!byWanted) neededByField.set(field, (byWanted = new WeakMap()));
+  let needed = byWanted.get(wanted);
+  if (!needed) {
+    const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+    needed = [...new Set([...(source.identity ?? []), ...wanted])].map((name) => source.sub?.[name]).filter((s): s is SubFieldSource => s !== undefined);
+    byWanted.set(wanted, needed);
+  }
+  return needed;
 }
 
 /**
@@ -434,8 +453,10 @@ export function readField<K extends ResourceFieldName>(view: ResourceView, field
   if (raw === MISSING) return ABSENT;
   // The hot path (every field of every item of a page): no gathering for a plain field.
   if (!source.sub) return { present: true, value: source.read(raw) };
-  const got = { present: true, raw, forms: [formOf(view)] };
-  return answers(got, field, wanted) ? { present: true, value: source.read(raw) } : ABSENT;
+  const needed = neededSubs(field, wanted);
+  const whole = documents(formOf(view), field);
+  const complete = !Array.isArray(raw) ? carries(raw, needed, whole) : raw.every((element) => carries(element, needed, whole));
+  return complete ? { present: true, value: source.read(raw) } : ABSENT;
 }
 
 /** Whether a record of this form documents the field with these sub-fields (for the cost estimate). */

@@ -27,18 +27,24 @@ import { TYPE_OF_KIND } from '../node-type.js';
  * makes graphql-js complete each item of a list asynchronously (a page of 100 resources cost
  * hundreds of promises and most of the execution time); the data source reads it the same way.
  */
-const field = <K extends ResourceFieldName>(name: K) => (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<ResourceFields[K] | null> => {
+const field = <K extends ResourceFieldName>(name: K) => {
   // A nested object's selected sub-fields decide whether the record at hand answers it (see subFieldNames).
-  const wanted = hasSubFields(name) ? subFieldNames(info) : NO_SUBFIELDS;
-  const own = readField(view, name, wanted);
-  return own.present ? own.value : ctx.inventory.field(view, name, wanted);
+  const nested = hasSubFields(name);
+  return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<ResourceFields[K] | null> => {
+    const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
+    const own = readField(view, name, wanted);
+    return own.present ? own.value : ctx.inventory.field(view, name, wanted);
+  };
 };
 /** The same for list fields, which are [] rather than null when the record has none. */
-const listField = <K extends ResourceFieldName>(name: K) => (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<NonNullable<ResourceFields[K]>> => {
-  const wanted = hasSubFields(name) ? subFieldNames(info) : NO_SUBFIELDS;
-  const own = readField(view, name, wanted);
-  if (own.present) return (own.value ?? []) as NonNullable<ResourceFields[K]>;
-  return ctx.inventory.field(view, name, wanted).then((value) => (value ?? []) as NonNullable<ResourceFields[K]>);
+const listField = <K extends ResourceFieldName>(name: K) => {
+  const nested = hasSubFields(name);
+  return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<NonNullable<ResourceFields[K]>> => {
+    const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
+    const own = readField(view, name, wanted);
+    if (own.present) return (own.value ?? []) as NonNullable<ResourceFields[K]>;
+    return ctx.inventory.field(view, name, wanted).then((value) => (value ?? []) as NonNullable<ResourceFields[K]>);
+  };
 };
 
 /** What reading a field costs, from the field-source table: said once, the same way everywhere. */
