@@ -13,7 +13,7 @@ import {
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import {
-  readField, readsFor, toResourceView, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
+  answers, gather, NO_SUBFIELDS, readHelps, readsFor, toResourceView, valueOf, type Gathered, type ResourceFieldName, type ResourceFields, type ResourceKind, type ResourceView,
 } from '../domain/resource.js';
 import { toUpdateBody, validateUpdate, type UpdateResourceInput, type UserError } from '../domain/update.js';
 import { createLoaders, resourceKey, type Loaders, type ResourceKey } from '../loaders/index.js';
@@ -214,31 +214,35 @@ export class InventoryDataSource {
    * A field of a resource, wherever it was reached: from the record at hand when it has the
    * key, else from a detail read already made, else from the reads the field-source table
    * names (the detail, then a search by id), each at most once per resource per operation.
+   * A nested object is read per selected sub-field the same way: what the record at hand
+   * lacks comes from the record that has it, merged in (so every path gives the same object).
    */
-  async field<K extends ResourceFieldName>(view: ResourceView, name: K): Promise<ResourceFields[K] | null> {
-    const own = readField(view, name);
-    if (own.present) return own.value;
+  async field<K extends ResourceFieldName>(view: ResourceView, name: K, wanted: readonly string[] = NO_SUBFIELDS): Promise<ResourceFields[K] | null> {
+    let got: Gathered = gather(null, view, name);
+    const result = () => (got.present ? valueOf(got, name) : null);
+    if (answers(got, name, wanted)) return result();
     const read = this.details.get(resourceKey(view));
-    if (read === null) return null; // the resource is gone
+    if (read === null) return result(); // the resource is gone
     if (read && view.origin !== 'detail') {
-      const fromDetail = readField(read, name);
-      if (fromDetail.present) return fromDetail.value;
+      got = gather(got, read, name);
+      if (answers(got, name, wanted)) return result();
     }
     for (const load of readsFor(name, view.origin, view.kind)) {
+      if (!readHelps(got, name, wanted, load)) continue;
       if (load === 'detail' && read === undefined) {
         const detail = await this.detail(keyOf(view));
-        if (detail === null) return null;
+        if (detail === null) return result();
         this.checkClassification(view, detail);
-        const fromDetail = readField(detail, name);
-        if (fromDetail.present) return fromDetail.value;
+        got = gather(got, detail, name);
+        if (answers(got, name, wanted)) return result();
       }
       if (load === 'search') {
         const hit = await this.loaders.resourceSearchById.load(keyOf(view));
-        const fromHit = hit ? readField(hit, name) : null;
-        if (fromHit?.present) return fromHit.value;
+        if (hit) got = gather(got, hit, name);
+        if (answers(got, name, wanted)) return result();
       }
     }
-    return null;
+    return result();
   }
 
   /**

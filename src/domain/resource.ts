@@ -124,7 +124,27 @@ interface FieldSource<T> {
   documented: readonly RecordForm[];
   /** Reads that supply it when the record lacks it, in order (default: from `documented`). */
   loads?: readonly FieldLoad[];
+  /** A nested object (or list of them): where each of its fields stands in the nested record. */
+  sub?: Readonly<Record<string, SubFieldSource>>;
+  /** The sub-fields without which the nested object does not exist (its id, a tag's name). */
+  identity?: readonly string[];
 }
+
+/**
+ * A field of a nested object, by its schema name: the keys of the nested record that carry it
+ * (a dot reads one level deeper), and the forms that document it (default: the owner field's).
+ * No keys means the whole nested record, an opaque JSON leaf: only a form that documents the
+ * owner field carries it, so every path answers it from that one source.
+ */
+interface SubFieldSource {
+  keys: readonly string[];
+  documented?: readonly RecordForm[];
+  /** The reads that can supply it (default: the owner field's loads); a read that cannot is not made for it. */
+  loads?: readonly FieldLoad[];
+}
+const keysOf = (names: Record<string, string | string[]>): Record<string, SubFieldSource> =>
+  Object.fromEntries(Object.entries(names).map(([name, keys]) => [name, { keys: typeof keys === 'string' ? [keys] : keys }]));
+const same = (...names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, n]));
 
 const text = (keys: string[], documented: RecordForm[], loads?: FieldLoad[]): FieldSource<string | null> => ({ keys, read: str, documented, loads });
 const date = (keys: string[], documented: RecordForm[]): FieldSource<Date | null> => ({ keys, read: time, documented });
@@ -154,8 +174,16 @@ export const RESOURCE_FIELDS = {
   // Search hits of the real API carry these too: a lookup of a synthetic check (whose detail lacks
   // them) reads them from its search record, so every way of reaching a resource agrees.
   updatedAt: { ...date(['updatedDate', 'generalInfo.updatedTime', 'updatedTime'], ['general', 'device']), loads: ['detail', 'search'] },
-  location: { keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail', 'search'] },
-  tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail', 'search'] },
+  location: {
+    keys: ['location'], read: location, documented: ['general', 'device'], loads: ['detail', 'search'], identity: ['number'],
+    // The short detail form documents only id and name, and search hits carry only those two:
+    // the rest comes from the general detail alone (a search by id is never made for a city).
+    sub: {
+      ...keysOf({ number: 'id', name: 'name' }),
+      ...Object.fromEntries(['city', 'clientId', 'mspId'].map((n) => [n, { keys: [n], documented: ['general'], loads: ['detail'] } satisfies SubFieldSource])),
+    },
+  },
+  tags: { keys: ['tags'], read: tags, documented: ['general'], loads: ['detail', 'search'], identity: ['name'], sub: keysOf({ name: 'name', value: 'value', source: 'tagSource' }) },
   consoles: { keys: ['consoles'], read: list, documented: ['search', 'general', 'device', 'synthetic'] },
   make: text(['make', 'generalInfo.make'], SEARCH_AND_GENERAL),
   model: text(['model'], ['search']),
@@ -167,7 +195,7 @@ export const RESOURCE_FIELDS = {
   devicePath: text(['devicePath'], ['search']),
   gatewayProfileId: text(['gatewayProfileId'], ['search']),
   client: {
-    keys: ['client'], documented: ['search'],
+    keys: ['client'], documented: ['search'], sub: keysOf({ number: 'id', uniqueId: 'uniqueId', name: 'name' }),
     read: (v: unknown): ClientRef | null => {
       const c = record(v);
       return c ? { number: int32(c.id), uniqueId: str(c.uniqueId), name: str(c.name) } : null;
@@ -176,15 +204,15 @@ export const RESOURCE_FIELDS = {
   clientId: { keys: ['clientId'], read: int32, documented: ['search', 'synthetic'] },
   clientUniqueId: text(['clientUniqueId', 'client.uniqueId'], ['search', 'general', 'device']),
   networkAddresses: {
-    keys: ['attributes.network'], documented: ['search'],
+    keys: ['attributes.network'], documented: ['search'], sub: keysOf({ ip: 'ip', mac: 'mac', aliasIps: 'aliasIp' }),
     read: (v: unknown): NetworkAddress[] => mapRecords(v, (n) => ({ ip: str(n.ip), mac: str(n.mac), aliasIps: splitList(n.aliasIp, ',') })),
   },
   attributes: { keys: ['attributes'], read: record, documented: ['search'] },
   macAddress: text(['macAddress'], [], ['search']),
   serialNumber: text(['serialNumber', 'bios.systemSerial'], ['general'], ['detail', 'search']),
   systemUID: text(['systemUID', 'systemUid'], [], ['search']),
-  deviceGroups: { keys: ['deviceGroups'], read: deviceGroups, documented: [], loads: ['search'] },
-  managementProfile: { keys: ['managementProfile'], read: managementProfile, documented: [], loads: ['search'] },
+  deviceGroups: { keys: ['deviceGroups'], read: deviceGroups, documented: [], loads: ['search'], identity: ['name'], sub: keysOf({ number: 'id', name: 'name' }) },
+  managementProfile: { keys: ['managementProfile'], read: managementProfile, documented: [], loads: ['search'], sub: keysOf({ number: 'id', name: 'name', type: 'type' }) },
   assetManagedAt: date(['assetManagedTime', 'generalInfo.assetManagedTime'], SEARCH_AND_GENERAL),
   firstAssetManagedAt: date(['firstAssetManagedTime', 'generalInfo.firstAssetManagedTime'], SEARCH_AND_GENERAL),
   deleted: { keys: ['deleted'], read: bool, documented: ['search', 'synthetic'] },
@@ -199,7 +227,7 @@ export const RESOURCE_FIELDS = {
   agentDeployedAt: date(['generalInfo.agentDeploytime', 'generalInfo.agentDeployTime', 'agentDeployTime'], ['general']),
   components: { keys: ['components'], read: stringList, documented: ['general'] },
   bios: {
-    keys: ['bios'], documented: ['general'],
+    keys: ['bios'], documented: ['general'], sub: keysOf(same('systemSerial', 'systemModel')),
     read: (v: unknown) => {
       const b = record(v);
       return b ? { systemSerial: str(b.systemSerial), systemModel: str(b.systemModel) } : null;
@@ -208,16 +236,32 @@ export const RESOURCE_FIELDS = {
   cpus: { keys: ['cpus'], read: list, documented: ['general'] },
   networkCards: {
     keys: ['networkCardDetails'], documented: ['general'],
+    sub: keysOf({ index: 'id', name: 'networkName', ...same('status', 'ipAddress', 'macAddress', 'dhcpEnabled', 'linkMode', 'aliasIps') }),
     read: (v: unknown): NetworkCard[] => mapRecords(v, (n) => ({
       index: int32(n.id), name: str(n.networkName), status: str(n.status), ipAddress: str(n.ipAddress), macAddress: str(n.macAddress),
       dhcpEnabled: bool(n.dhcpEnabled), linkMode: str(n.linkMode), aliasIps: splitList(n.aliasIps, ','),
     })),
   },
-  installedIntegration: { keys: ['installedApp'], read: installedIntegration, documented: ['general'] },
-  cloud: { keys: ['properties'], read: cloudProperties, documented: ['general'] },
-  cloudResourceId: text(['cloudResourceId', 'arn', 'resourceArn', 'azureResourceId', 'providerUID'], [], ['detail']),
+  installedIntegration: {
+    keys: ['installedApp'], read: installedIntegration, documented: ['general'], identity: ['installId'],
+    sub: {
+      ...keysOf({ installId: 'id', displayName: 'displayName', integrationId: 'integration.id', integrationName: 'integration.name' }),
+      // Seen on real records, not in the interface document.
+      installedBy: { keys: ['installedBy', 'installedUser'], documented: [] },
+      installedAt: { keys: ['installedTime', 'installedDate', 'createdDate'], documented: [] },
+    },
+  },
+  cloud: {
+    keys: ['properties'], read: cloudProperties, documented: ['general'],
+    // properties (every cloud property) is the whole record: always from the general detail, which carries the full set.
+    sub: { ...keysOf({ ...same('provider', 'instanceId', 'instanceState', 'instanceType', 'publicIp', 'ami', 'owner', 'privateDns', 'privateIp', 'zone', 'monitoringState'), launchedAt: 'launchDate' }), properties: { keys: [] } },
+  },
+  // Real cloud details carry the provider's id as identity (an AWS ARN or an Azure resource id),
+  // AWS ones also as properties.arn; the other keys are older spellings seen on some records.
+  cloudResourceId: text(['identity', 'properties.arn', 'cloudResourceId', 'arn', 'resourceArn', 'azureResourceId', 'providerUID'], [], ['detail']),
   metricTypes: {
-    keys: ['metricTypes'], documented: ['general'],
+    keys: ['metricTypes'], documented: ['general'], identity: ['name'],
+    sub: keysOf({ name: 'metricName', ...same('displayName', 'unit', 'availabilityMetric', 'thresholdType') }),
     read: (v: unknown): MetricType[] => mapRecords(v, (m) => {
       const name = str(m.metricName);
       return name === null ? null : { name, displayName: str(m.displayName), unit: str(m.unit), availabilityMetric: bool(m.availabilityMetric), thresholdType: str(m.thresholdType) };
@@ -230,7 +274,14 @@ export const RESOURCE_FIELDS = {
   host: text(['host'], ['synthetic']),
   url: text(['url'], ['synthetic']),
   locationUuids: { keys: ['locationUuids'], read: stringList, documented: ['synthetic'] },
-  credential: { keys: ['credential'], read: credential, documented: ['synthetic'] },
+  credential: {
+    keys: ['credential'], read: credential, documented: ['synthetic'],
+    sub: keysOf({
+      number: 'id', hasClientKey: 'oauthClientKey', hasClientSecret: 'oauthClientSecret',
+      ...same('secure', 'port', 'snmpVersion', 'autoEnableMode', 'universal', 'spSecure', 'spPort', 'securityLevel', 'timeoutMs',
+        'oauthClientKey', 'oauthClientSecret', 'oauthAccessTokenUrl', 'oauthGrantType'),
+    }),
+  },
 } satisfies Record<string, FieldSource<unknown>>;
 
 export type ResourceFieldName = keyof typeof RESOURCE_FIELDS;
@@ -279,17 +330,148 @@ export interface ResourceView {
 
 export type FieldRead<T> = { present: true; value: T } | { present: false };
 const ABSENT = { present: false } as const;
+/** No nested selection: a top-level field, or a nested one whose sub-fields do not matter. */
+export const NO_SUBFIELDS: readonly string[] = [];
 
-/** A field of the record at hand: present (maybe known-empty) or absent. */
-export function readField<K extends ResourceFieldName>(view: ResourceView, field: K): FieldRead<ResourceFields[K]> {
-  const source = RESOURCE_FIELDS[field] as FieldSource<ResourceFields[K]>;
-  for (const key of source.keys) {
+/** The form a view's record has. */
+export function formOf(view: ResourceView): RecordForm {
+  return view.origin === 'detail' ? (view.kind ?? 'device') : view.origin;
+}
+
+const MISSING: unique symbol = Symbol('missing');
+
+/** The raw value of a field in a record, by its keys in order (a dot reads one level deeper). */
+function rawAt(holder: WireRecord, keys: readonly string[]): unknown {
+  for (const key of keys) {
     const dot = key.indexOf('.');
-    const holder = dot < 0 ? view.record : record(view.record[key.slice(0, dot)]);
+    const inner = dot < 0 ? holder : record(holder[key.slice(0, dot)]);
     const name = dot < 0 ? key : key.slice(dot + 1);
-    if (holder && Object.hasOwn(holder, name)) return { present: true, value: source.read(holder[name]) };
+    if (inner && Object.hasOwn(inner, name)) return inner[name];
   }
-  return ABSENT;
+  return MISSING;
+}
+
+/**
+ * A field's raw value gathered from the records of one resource seen so far (the record at
+ * hand first), and the forms of the records that carried it.
+ */
+export interface Gathered { present: boolean; raw: unknown; forms: RecordForm[] }
+
+/**
+ * Adds what another record of the same resource says. Nested records merge key by key, lists
+ * element by element by index: every form of a resource lists the same elements in the same
+ * order (the forms are projections of one record), while identity keys are exactly what a
+ * partial element may lack (a tag without its source has its name, a network card may lack its
+ * id). What an earlier record says stands.
+ */
+export function gather(into: Gathered | null, view: ResourceView, field: ResourceFieldName): Gathered {
+  const own = rawAt(view.record, RESOURCE_FIELDS[field].keys);
+  if (own === MISSING) return into ?? { present: false, raw: undefined, forms: [] };
+  if (!into?.present) return { present: true, raw: own, forms: [formOf(view)] };
+  return { present: true, raw: mergeRaw(into.raw, own), forms: [...into.forms, formOf(view)] };
+}
+
+function mergeRaw(first: unknown, then: unknown): unknown {
+  if (isRecord(first) && isRecord(then)) {
+    const out: WireRecord = { ...then };
+    for (const [key, value] of Object.entries(first)) out[key] = Object.hasOwn(then, key) ? mergeRaw(value, then[key]) : value;
+    return out;
+  }
+  if (Array.isArray(first) && Array.isArray(then)) return first.map((element, i) => (i < then.length ? mergeRaw(element, then[i]) : element));
+  return first;
+}
+
+/**
+ * Whether what was gathered answers the selection: the field is present and, for a nested
+ * object, every selected sub-field and every identity sub-field stands in each nested record
+ * (an opaque whole-record leaf only when a documenting form carried it). A known-empty value
+ * ('' or null) or the upstream's string shorthand answers everything.
+ */
+export function answers(got: Gathered, field: ResourceFieldName, wanted: readonly string[]): boolean {
+  if (!got.present) return false;
+  if (!(RESOURCE_FIELDS[field] as FieldSource<unknown>).sub) return true;
+  const needed = neededSubs(field, wanted);
+  if (needed.length === 0) return true;
+  const whole = got.forms.some((f) => documents(f, field));
+  if (!Array.isArray(got.raw)) return carries(got.raw, needed, whole);
+  for (const element of got.raw) if (!carries(element, needed, whole)) return false;
+  return true;
+}
+
+/** Whether a nested record carries the needed sub-fields; `whole`: a documenting form supplied it (for opaque leaves). */
+function carries(raw: unknown, needed: readonly SubFieldSource[], whole: boolean): boolean {
+  if (!isRecord(raw)) return true;
+  for (const s of needed) {
+    if (s.keys.length === 0 ? !whole : rawAt(raw, s.keys) === MISSING) return false;
+  }
+  return true;
+}
+
+/** The selected and identity sub-fields of a nested field, with their sources. */
+const neededByField = new Map<ResourceFieldName, WeakMap<readonly string[], SubFieldSource[]>>();
+function neededSubs(field: ResourceFieldName, wanted: readonly string[]): SubFieldSource[] {
+  // Selections are cached per field node, so this is computed once per field per document.
+  let byWanted = neededByField.get(field);
+  if (!byWanted) neededByField.set(field, (byWanted = new WeakMap()));
+  let needed = byWanted.get(wanted);
+  if (!needed) {
+    const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+    needed = [...new Set([...(source.identity ?? []), ...wanted])].map((name) => source.sub?.[name]).filter((s): s is SubFieldSource => s !== undefined);
+    byWanted.set(wanted, needed);
+  }
+  return needed;
+}
+
+/**
+ * Whether a read can add to what was gathered: always for a plain field or an absent one; for a
+ * nested object, when some sub-field still missing names that read among its loads.
+ */
+export function readHelps(got: Gathered, field: ResourceFieldName, wanted: readonly string[], load: FieldLoad): boolean {
+  if (!got.present || !(RESOURCE_FIELDS[field] as FieldSource<unknown>).sub) return true;
+  const raws = Array.isArray(got.raw) ? got.raw : [got.raw];
+  const missing = neededSubs(field, wanted).filter((s) => s.keys.length === 0 ? !got.forms.some((f) => documents(f, field)) : raws.some((r) => isRecord(r) && rawAt(r, s.keys) === MISSING));
+  return missing.some((s) => (s.loads ?? loadsFor(field)).includes(load));
+}
+
+/** The same for the cost estimate: whether a read can supply a selected sub-field the form does not document. */
+export function readHelpsForm(form: RecordForm, field: ResourceFieldName, wanted: readonly string[], load: FieldLoad): boolean {
+  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+  if (!source.sub || !documents(form, field)) return true;
+  return neededSubs(field, wanted)
+    .filter((s) => s.documented !== undefined && !s.documented.includes(form))
+    .some((s) => (s.loads ?? loadsFor(field)).includes(load));
+}
+
+export function valueOf<K extends ResourceFieldName>(got: Gathered, field: K): ResourceFields[K] {
+  return (RESOURCE_FIELDS[field] as FieldSource<ResourceFields[K]>).read(got.raw);
+}
+
+/** A field of the record at hand, when it answers the selection (maybe known-empty); else absent. */
+export function readField<K extends ResourceFieldName>(view: ResourceView, field: K, wanted: readonly string[] = NO_SUBFIELDS): FieldRead<ResourceFields[K]> {
+  const source = RESOURCE_FIELDS[field] as FieldSource<ResourceFields[K]>;
+  const raw = rawAt(view.record, source.keys);
+  if (raw === MISSING) return ABSENT;
+  // The hot path (every field of every item of a page): no gathering for a plain field.
+  if (!source.sub) return { present: true, value: source.read(raw) };
+  const needed = neededSubs(field, wanted);
+  const whole = documents(formOf(view), field);
+  const complete = !Array.isArray(raw) ? carries(raw, needed, whole) : raw.every((element) => carries(element, needed, whole));
+  return complete ? { present: true, value: source.read(raw) } : ABSENT;
+}
+
+/** Whether a record of this form documents the field with these sub-fields (for the cost estimate). */
+export function documentsSelection(form: RecordForm, field: ResourceFieldName, wanted: readonly string[]): boolean {
+  if (!documents(form, field)) return false;
+  const source: FieldSource<unknown> = RESOURCE_FIELDS[field];
+  return [...(source.identity ?? []), ...wanted].every((name) => {
+    const sub = source.sub?.[name];
+    return !sub?.documented || sub.documented.includes(form);
+  });
+}
+
+/** The schema names of a nested field's sub-fields, for selections. */
+export function hasSubFields(field: string): boolean {
+  return Object.hasOwn(RESOURCE_FIELDS, field) && (RESOURCE_FIELDS[field as ResourceFieldName] as FieldSource<unknown>).sub !== undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
-import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
+import { DETAIL_FORMS, documents, documentsSelection, hasSubFields, readHelpsForm, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -79,6 +79,10 @@ class Walker {
     const names = new Set(fields.map((f) => f.field.name.value));
     const typeVisible = names.has('__typename') || fields.some((f) => f.on !== null && f.on !== 'Resource');
     const wanted = [...names].filter(isResourceField);
+    // A nested object costs like its least documented selected sub-field.
+    const subNames = (name: string): string[] => hasSubFields(name)
+      ? fields.filter((f) => f.field.name.value === name).flatMap((f) => this.fields(f.field.selectionSet).map((s) => s.field.name.value))
+      : [];
     const cases: { known: ResourceKind | null; actual: ResourceKind }[] =
       origin === 'search' || origin === 'detail'
         ? DETAIL_FORMS.map((k) => ({ known: k, actual: k }))
@@ -90,11 +94,17 @@ class Walker {
       let detail = known === null && typeVisible;
       let search = false;
       for (const name of wanted) {
-        if (origin === 'detail' ? documents(actual, name) : documents(origin, name)) continue;
+        const sub = subNames(name);
+        if (documentsSelection(origin === 'detail' ? actual : origin, name, sub)) continue;
+        // A form documenting the field but not every selected sub-field needs only the reads that can supply those.
+        const atHand = origin === 'detail' ? actual : origin;
+        let documenting: RecordForm | null = documents(atHand, name) ? atHand : null;
         for (const load of readsFor(name, origin, known)) {
+          if (documenting && !readHelpsForm(documenting, name, sub, load)) continue;
           if (load === 'search') { search = true; break; }
           detail = true;
-          if (documents(actual, name)) break;
+          if (documentsSelection(actual, name, sub)) break;
+          if (documents(actual, name)) documenting = actual;
         }
       }
       return (detail ? 1 : 0) + (search ? 1 : 0);

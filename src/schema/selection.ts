@@ -52,3 +52,33 @@ export function selectionNeedsConcreteType(info: GraphQLResolveInfo, abstractTyp
   if (info.fieldNodes.length === 1) concreteTypeNeeds.set(key, needs);
   return needs;
 }
+
+const subFieldsByNode = new WeakMap<object, readonly string[]>();
+
+/**
+ * The names of the fields selected on a field's object, through fragments: a nested object of
+ * a resource is answered from the record at hand only when that record carries all of them.
+ * Cached per field node (documents are reused), so the synchronous fast path stays cheap.
+ */
+export function subFieldNames(info: GraphQLResolveInfo): readonly string[] {
+  const key = info.fieldNodes[0] as object;
+  const cached = subFieldsByNode.get(key);
+  if (cached !== undefined && info.fieldNodes.length === 1) return cached;
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined): void => {
+    if (!set) return;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        visit(info.fragments[selection.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet);
+  const out = [...names];
+  if (info.fieldNodes.length === 1) subFieldsByNode.set(key, out);
+  return out;
+}

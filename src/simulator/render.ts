@@ -68,8 +68,8 @@ function searchExtras(tenant: SimTenant, r: SimResource): Json {
   const extras: Json = {
     updatedDate: timeOf(tenant, r.updatedAt),
     tags: r.tags.map((t) => ({ ...t })),
-    // The same location object the resource's detail shows (the short form has id and name only).
-    location: r.shape === 'general' ? { ...r.location } : { id: r.location.id, name: r.location.name },
+    // Real search hits name the location by id and name only; its city and owners are in the detail.
+    location: { id: r.location.id, name: r.location.name },
   };
   if (r.index % 2 === 0) extras.managementProfile = { ...PROFILES[r.index % PROFILES.length] };
   if (r.network[0]) extras.macAddress = r.network[0].mac;
@@ -88,15 +88,15 @@ function cloudItemExtras(tenant: SimTenant, r: SimResource): Json {
   const azure = r.type.startsWith('AZ_');
   const subscription = `0c1d2e3f-${String(r.index).padStart(4, '0')}-4a5b-8c9d-${String(tenant.clientId).padStart(12, '0')}`;
   const slug = r.hostName;
+  const arn = `arn:aws:${r.type === 'EBS' ? 'ec2' : 'elasticloadbalancing'}:eu-central-1:${r.accountNumber}:${r.type.toLowerCase()}/${r.instanceId}`;
   return {
     hostName: r.hostName,
     ipAddress: r.ipAddress,
     aliasName: r.aliasName,
     name: r.name,
     resourceType: r.resourceType,
-    ...(azure
-      ? { azureResourceId: `/subscriptions/${subscription}/resourceGroups/rg-${tenant.uniqueId}/providers/Microsoft.Network/virtualNetworks/${slug}` }
-      : { arn: `arn:aws:${r.type === 'EBS' ? 'ec2' : 'elasticloadbalancing'}:eu-central-1:${r.accountNumber}:${r.type.toLowerCase()}/${r.instanceId}` }),
+    // The provider's id, as real records name it: identity (an ARN, or an Azure resource id).
+    identity: azure ? `/subscriptions/${subscription}/resourceGroups/rg-${tenant.uniqueId}/providers/Microsoft.Network/virtualNetworks/${slug}` : arn,
     installedApp: {
       id: r.installedIntgId,
       displayName: azure ? 'Azure subscription' : `AWS account ${r.accountNumber}`,
@@ -106,7 +106,7 @@ function cloudItemExtras(tenant: SimTenant, r: SimResource): Json {
     },
     properties: azure
       ? { provider: 'Azure', subscriptionId: subscription, resourceGroup: `rg-${tenant.uniqueId}`, region: 'westeurope', addressSpace: '10.20.0.0/16' }
-      : { provider: 'AWS', instanceId: r.instanceId, zone: 'eu-central-1a', accountId: r.accountNumber, region: 'eu-central-1' },
+      : { provider: 'AWS', instanceId: r.instanceId, zone: 'eu-central-1a', accountId: r.accountNumber, region: 'eu-central-1', arn },
   };
 }
 

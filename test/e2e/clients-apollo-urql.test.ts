@@ -549,3 +549,94 @@ describe('urql with all defaults (document cache, fetch exchange)', () => {
     expect(fetchSpy.methods()).toEqual(['GET', 'POST', 'GET']);
   });
 });
+
+// --- one truth per object: a list and a detail of the same resources ---------------------------
+
+/**
+ * Real search hits carry a location without city and tags without their source, while the
+ * detail carries both. When the gateway answered nested objects from the record at hand, the
+ * list said `city: null` and the detail `city: "Dallas"` for the same resource: each answer
+ * overwrote the normalized entry and a watched list re-rendered with the other value. Literal
+ * records from a real HTTP upstream; both caches must hold one value and never flip.
+ */
+describe('one truth per object: a dashboard list and a detail view of the same resources in a normalized cache', () => {
+  const IDS = ['0e6f1a2b-0000-4000-8000-000000000001', '0e6f1a2b-0000-4000-8000-000000000002', '0e6f1a2b-0000-4000-8000-000000000003'];
+  const hit = (id: string, i: number) => ({
+    id, type: 'DEVICE', resourceType: 'Linux', hostName: `host-${i}`, state: 'active',
+    location: { id: 7 + i, name: `Site ${i}` }, tags: [{ name: 'env', value: 'prod' }],
+  });
+  const detail = (id: string, i: number) => ({
+    id, state: 'active', generalInfo: { hostName: `host-${i}`, resourceType: 'Linux' },
+    location: { id: 7 + i, name: `Site ${i}`, city: 'Dallas', clientId: 1 }, tags: [{ name: 'env', value: 'prod', tagSource: 'USER' }],
+  });
+  // __typename everywhere, as Apollo adds it to what it sends and stores.
+  const SELECTION = '__typename id resourceId hostName location { __typename number name city clientId } tags { __typename name value source }';
+  const LIST = `query List { tenant(id: "client_1") { id resources(first: 10) { nodes { ${SELECTION} } } } }`;
+  const DETAIL = `query Detail($id: ID!) { tenant(id: "client_1") { id resource(id: $id) { ${SELECTION} } } }`;
+
+  let upstream: Awaited<ReturnType<typeof import('../support/record-upstream.js').startRecordUpstream>>;
+  let gw: Harness;
+  beforeAll(async () => {
+    const { startRecordUpstream, page } = await import('../support/record-upstream.js');
+    upstream = await startRecordUpstream();
+    upstream.answer = (route, { id }) => {
+      if (route === 'search') return page(IDS.map(hit));
+      if (route === 'detail') return IDS.includes(id!) ? detail(id!, IDS.indexOf(id!)) : [404, { message: 'Resource not found' }];
+      return [404, { message: 'Not found' }];
+    };
+    gw = await startHarness({ upstreamUrl: upstream.url });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await upstream.close();
+  });
+
+  const serverAnswers = async () => {
+    const list = await gw.query(LIST);
+    const details = await Promise.all(IDS.map((id) => gw.query(DETAIL, { id })));
+    for (const r of [list, ...details]) expect(r.errors).toBeUndefined();
+    return { list: list.data!.tenant.resources.nodes as Entry[], details: details.map((d) => d.data!.tenant.resource as Entry) };
+  };
+
+  it('the list and the detail answer each resource alike (city included)', async () => {
+    const { list, details } = await serverAnswers();
+    expect(list).toEqual(details);
+    expect(list.map((r: any) => r.location.city)).toEqual(['Dallas', 'Dallas', 'Dallas']);
+  });
+
+  it('Apollo Client 4: the watched list never re-emits changed values, and each entry equals every server answer', async () => {
+    const cache = new InMemoryCache({ possibleTypes: fragmentMatcher.possibleTypes });
+    const client = new ApolloClient({ cache, link: new HttpLink({ uri: gw.url }) });
+    const emitted: string[] = [];
+    const watched = client.watchQuery({ query: gql(LIST) }).subscribe({ next: (r) => { if (!r.loading && r.data) emitted.push(JSON.stringify(r.data)); } });
+    await vi.waitFor(() => expect(emitted).toHaveLength(1));
+    for (const id of IDS) await client.query({ query: gql(DETAIL), variables: { id } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    watched.unsubscribe();
+    expect(new Set(emitted).size).toBe(1);
+    const { list, details } = await serverAnswers();
+    const entries = cache.extract() as Record<string, Entry>;
+    for (const [i, server] of list.entries()) {
+      const entry = entries[`GeneralResource:${server.id as string}`]!;
+      for (const answer of [server, details[i]!]) expect(entry, server.id as string).toEqual(answer);
+    }
+  });
+
+  it('urql graphcache: the list query never re-emits changed values, and the cache answers every query as the server does', async () => {
+    const client = new Client({ url: gw.url, exchanges: [cacheExchange({ schema: introspection, keys: embeddedKeys(introspection) }), fetchExchange] });
+    const emitted: string[] = [];
+    const listening = client.query(LIST, {}).subscribe((r) => { if (r.data) emitted.push(JSON.stringify(r.data)); });
+    await vi.waitFor(() => expect(emitted.length).toBeGreaterThan(0));
+    for (const id of IDS) await client.query(DETAIL, { id }).toPromise();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    listening.unsubscribe();
+    expect(new Set(emitted).size).toBe(1);
+    const { list, details } = await serverAnswers();
+    const fromCache = (await client.query(LIST, {}, { requestPolicy: 'cache-only' }).toPromise()).data as any;
+    expect(fromCache.tenant.resources.nodes).toEqual(list);
+    for (const [i, id] of IDS.entries()) {
+      const cached = (await client.query(DETAIL, { id }, { requestPolicy: 'cache-only' }).toPromise()).data as any;
+      expect(cached.tenant.resource).toEqual(details[i]);
+    }
+  });
+});

@@ -31,6 +31,8 @@ const operations = (): [string, string, Record<string, unknown>?][] => [
   ['synthetic lookup', `{ tenant(id: "client_1") { resource(id: "$synthetic") { __typename ... on SyntheticResource { checkType credential { hasClientKey } } hostName } } }`],
   ['lookup with applications (prefetch)', `{ tenant(id: "client_1") { resource(id: "$general") { id applications { name version } } } }`],
   ['minimal list of a small tenant with typename', '{ tenant(id: "client_2") { resourceList(state: ALL) { __typename id hostName } } }'],
+  ['a sub-field the search does not document, on a page', '{ tenant(id: "client_1") { resources(first: 10) { nodes { location { name city } tags { source } } } } }'],
+  ['minimal list with a city', '{ tenant(id: "client_2") { resourceList { location { number city } } } }'],
   ['minimal list with a detail field', '{ tenant(id: "client_2") { resourceList { status location { name } } } }'],
   ['minimal list with typename and a field a search may supply', '{ tenant(id: "client_2") { resourceList(state: ALL) { __typename hostName location { name } } } }'],
   ['antivirus with resource fields', '{ tenant(id: "client_1") { antivirusDefinitions(first: 10) { nodes { status resource { __typename hostName tags { name } } } } } }'],

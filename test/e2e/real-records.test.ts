@@ -235,6 +235,15 @@ describe('the simulator sends real records', () => {
     expect(upstreamCalls(h)).toEqual({ detail: 1 });
   });
 
+  it("reads an AWS item's ARN from its identity, the same as properties.arn", async () => {
+    const sim = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'device' && !r.type.startsWith('AZ_'))!;
+    const res = await h.query(`{ tenant(id: "client_1") { resource(id: "${sim.id}") { cloudResourceId cloud { properties } } } }`);
+    expect(res.errors).toBeUndefined();
+    const { cloudResourceId, cloud } = res.data!.tenant.resource;
+    expect(cloudResourceId).toMatch(/^arn:aws:(ec2|elasticloadbalancing):eu-central-1:\d*:/);
+    expect(cloud.properties.arn).toBe(cloudResourceId);
+  });
+
   it('fills a field of a tenant that sends documented records only by the read that supplies it, and spends none where none can', async () => {
     h.resetCounts();
     const res = await h.query('{ tenant(id: "client_2") { resources(first: 10, orderBy: { field: ID, direction: DESC }) { nodes { resourceId type location { name } } } } }');

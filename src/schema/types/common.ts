@@ -8,7 +8,7 @@ export const LocationRef = builder.objectRef<Location>('Location').implement({
   fields: (t) => ({
     number: t.exposeInt('number', { description: 'Location number (the resourceList locationId argument).', nullable: false }),
     name: t.exposeString('name', { description: 'Location name.' }),
-    city: t.exposeString('city', { description: 'City, when the record has it.' }),
+    city: t.exposeString('city', { description: 'City, when the inventory has it (read from the resource detail where the record at hand lacks it).' }),
     clientId: t.exposeInt('clientId', { description: 'Owning client id, when present.' }),
     mspId: t.exposeInt('mspId', { description: 'Owning MSP id, when present.' }),
   }),
@@ -38,7 +38,7 @@ export const CloudPropertiesRef = builder.objectRef<CloudProperties>('CloudPrope
     privateIp: t.exposeString('privateIp', { description: 'Private IP address.' }),
     zone: t.exposeString('zone', { description: 'Availability zone.' }),
     monitoringState: t.exposeString('monitoringState', { description: 'Cloud monitoring state.' }),
-    properties: t.field({ type: 'JSON', nullable: false, description: 'Every cloud property as the inventory sends it, provider-specific ones (Azure, GCP, ...) included.', resolve: (c) => c.all }),
+    properties: t.field({ type: 'JSON', nullable: false, description: 'Every cloud property as the inventory sends it, provider-specific ones (Azure, GCP, ...) included; for a resource, always the full set its detail sends, whichever way it was reached.', resolve: (c) => c.all }),
   }),
 });
 

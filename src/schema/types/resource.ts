@@ -8,10 +8,11 @@ import type {
   ClientRef, DeviceGroup, InstalledIntegration, MetricType, NetworkAddress, NetworkCard, ResourceFieldName, ResourceFields,
   ResourceView, SyntheticCredential,
 } from '../../domain/resource.js';
-import { documents, loadsFor, readField } from '../../domain/resource.js';
+import { documents, hasSubFields, loadsFor, NO_SUBFIELDS, readField } from '../../domain/resource.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context.js';
 import { builder, globalId, type MaybePromise } from '../builder.js';
-import { selectionNeedsConcreteType } from '../selection.js';
+import { selectionNeedsConcreteType, subFieldNames } from '../selection.js';
 import { InstalledApplicationRef } from './application.js';
 import { AvailabilityRef } from './availability.js';
 import { CloudPropertiesRef, LocationRef, ManagementProfileRef, TagRef } from './common.js';
@@ -26,15 +27,24 @@ import { TYPE_OF_KIND } from '../node-type.js';
  * makes graphql-js complete each item of a list asynchronously (a page of 100 resources cost
  * hundreds of promises and most of the execution time); the data source reads it the same way.
  */
-const field = <K extends ResourceFieldName>(name: K) => (view: ResourceView, _args: unknown, ctx: GatewayContext): MaybePromise<ResourceFields[K] | null> => {
-  const own = readField(view, name);
-  return own.present ? own.value : ctx.inventory.field(view, name);
+const field = <K extends ResourceFieldName>(name: K) => {
+  // A nested object's selected sub-fields decide whether the record at hand answers it (see subFieldNames).
+  const nested = hasSubFields(name);
+  return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<ResourceFields[K] | null> => {
+    const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
+    const own = readField(view, name, wanted);
+    return own.present ? own.value : ctx.inventory.field(view, name, wanted);
+  };
 };
 /** The same for list fields, which are [] rather than null when the record has none. */
-const listField = <K extends ResourceFieldName>(name: K) => (view: ResourceView, _args: unknown, ctx: GatewayContext): MaybePromise<NonNullable<ResourceFields[K]>> => {
-  const own = readField(view, name);
-  if (own.present) return (own.value ?? []) as NonNullable<ResourceFields[K]>;
-  return ctx.inventory.field(view, name).then((value) => (value ?? []) as NonNullable<ResourceFields[K]>);
+const listField = <K extends ResourceFieldName>(name: K) => {
+  const nested = hasSubFields(name);
+  return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<NonNullable<ResourceFields[K]>> => {
+    const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
+    const own = readField(view, name, wanted);
+    if (own.present) return (own.value ?? []) as NonNullable<ResourceFields[K]>;
+    return ctx.inventory.field(view, name, wanted).then((value) => (value ?? []) as NonNullable<ResourceFields[K]>);
+  };
 };
 
 /** What reading a field costs, from the field-source table: said once, the same way everywhere. */
@@ -45,6 +55,7 @@ export function costNote(name: ResourceFieldName): string {
   if (inSearch) parts.push('No extra cost in search results.');
   if (loads.includes('detail')) parts.push(`${inSearch ? 'Elsewhere, when' : 'When'} the record at hand lacks it, loads the resource detail (one upstream call per resource per operation, shared by every detail field).`);
   else if (loads.includes('search')) parts.push(`${inSearch ? 'Elsewhere, when' : 'When'} the record at hand lacks it, one search by id per resource per operation.`);
+  if (hasSubFields(name) && parts.length > 0) parts.push('A sub-field the record at hand lacks is read the same way, so every path gives the same object.');
   return parts.join(' ');
 }
 
