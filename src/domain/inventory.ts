@@ -1,8 +1,7 @@
 /** Domain forms of the non-resource records: applications, availability, history, antivirus, types, pages. */
 import { bool, int32, isRecord, list, mapRecords, num, record, safeInt, splitList, str, time, type WireRecord } from './coerce.js';
-import {
-  cloudProperties, managementProfile, resourceState, tags, toResourceView, type CloudProperties, type ManagementProfile, type ResourceState, type ResourceView, type Tag,
-} from './resource.js';
+import { cloudProperties, managementProfile, resourceState, tags, type CloudProperties, type ManagementProfile, type ResourceState, type Tag } from './resource-shapes.js';
+import { toResourceView, type ResourceView } from './resource-view.js';
 
 export interface InstalledApplication {
   number: number; name: string; vendor: string | null; version: string | null;

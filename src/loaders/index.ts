@@ -7,7 +7,7 @@
 import DataLoader from 'dataloader';
 import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/inventory.js';
 import { isRecord } from '../domain/coerce.js';
-import { toResourceView, type ResourceView } from '../domain/resource.js';
+import { toResourceView, type ResourceView } from '../domain/resource-view.js';
 import type { InventorySession } from '../upstream/client.js';
 import { unexpectedShape } from '../upstream/errors.js';
 import { joinPairs } from '../upstream/query-string.js';

@@ -9,7 +9,9 @@ import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
-import { DETAIL_FORMS, documents, documentsSelection, hasSubFields, readHelpsForm, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../domain/resource.js';
+import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
+import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
+import { type ResourceKind } from '../domain/resource-shapes.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;

@@ -1,6 +1,7 @@
 /** The concrete type of a value reached through the Node interface (node, nodes). */
 import type { GatewayContext } from '../context.js';
-import type { ResourceKind, ResourceView } from '../domain/resource.js';
+import type { ResourceKind } from '../domain/resource-shapes.js';
+import type { ResourceView } from '../domain/resource-view.js';
 
 export const TYPE_OF_KIND: Record<ResourceKind, string> = {
   general: 'GeneralResource',

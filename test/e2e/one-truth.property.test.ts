@@ -18,7 +18,9 @@ import {
   getNamedType, isEnumType, isInterfaceType, isObjectType, isScalarType, type GraphQLField, type GraphQLNamedType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kindFromRecord, loadsFor, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceKind, type ResourceOrigin } from '../../src/domain/resource.js';
+import { loadsFor, readsFor, RESOURCE_FIELDS, type ResourceFieldName, type ResourceOrigin } from '../../src/domain/resource.js';
+import type { ResourceKind } from '../../src/domain/resource-shapes.js';
+import { kindFromRecord } from '../../src/domain/resource-view.js';
 import { globalIdOf } from '../../src/schema/global-id.js';
 import { schema } from '../../src/schema/index.js';
 import { startHarness, type Harness } from '../support/harness.js';

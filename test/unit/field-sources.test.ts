@@ -1,7 +1,8 @@
 /** One table says where every resource field comes from; the schema may not grow past it. */
 import { getNamedType, isInterfaceType, isObjectType, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { documents, loadsFor, readField, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
+import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
+import { readField } from '../../src/domain/resource-view.js';
 import { schema } from '../../src/schema/index.js';
 import { estimateUpstreamCalls } from '../../src/schema/cost.js';
 

@@ -1,6 +1,6 @@
 /** Small shared object types. */
 import type { PageInfoShape } from '../../domain/paging.js';
-import type { CloudProperties, Location, ManagementProfile, Tag } from '../../domain/resource.js';
+import type { CloudProperties, Location, ManagementProfile, Tag } from '../../domain/resource-shapes.js';
 import { builder } from '../builder.js';
 
 export const LocationRef = builder.objectRef<Location>('Location').implement({

@@ -1,5 +1,5 @@
 import type { UpdateResourceInput, UserError } from '../../domain/update.js';
-import type { ResourceView } from '../../domain/resource.js';
+import type { ResourceView } from '../../domain/resource-view.js';
 import { builder } from '../builder.js';
 import { keyFromGlobalId } from '../global-id.js';
 import { UserErrorRef } from './common.js';

@@ -4,11 +4,11 @@
  * search by id, once per resource per operation); the field-source table in
  * src/domain/resource.ts says where, and each description says what it costs.
  */
-import type {
-  ClientRef, DeviceGroup, InstalledIntegration, MetricType, NetworkAddress, NetworkCard, ResourceFieldName, ResourceFields,
-  ResourceView, SyntheticCredential,
-} from '../../domain/resource.js';
-import { documents, hasSubFields, loadsFor, NO_SUBFIELDS, readField } from '../../domain/resource.js';
+import type { ClientRef, DeviceGroup, InstalledIntegration, MetricType, NetworkAddress, NetworkCard, SyntheticCredential } from '../../domain/resource-shapes.js';
+import type { ResourceFieldName, ResourceFields } from '../../domain/resource.js';
+import type { ResourceView } from '../../domain/resource-view.js';
+import { documents, loadsFor } from '../../domain/resource.js';
+import { hasSubFields, NO_SUBFIELDS, readField } from '../../domain/resource-view.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context.js';
 import { builder, globalId, type MaybePromise } from '../builder.js';
