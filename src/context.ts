@@ -4,7 +4,7 @@ import type { InventoryDataSource } from './datasource/inventory.js';
 import type { Logger } from './logger.js';
 import type { ObservedOperation } from './observability/plugin.js';
 import type { InventorySession } from './upstream/client.js';
-import type { OperationStats } from './upstream/stats.js';
+import type { OperationStats } from './core/operation-stats.js';
 
 export interface GatewayContext {
   config: GatewayConfig;

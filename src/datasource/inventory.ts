@@ -19,10 +19,11 @@ import { toUpdateBody, validateUpdate, type UpdateResourceInput, type UserError 
 import { createLoaders, resourceKey, type Loaders, type ResourceKey } from '../loaders/index.js';
 import type { Logger } from '../logger.js';
 import type { InventorySession } from '../upstream/client.js';
-import { badUserInput, gatewayError, unexpectedShape, UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
+import { badUserInput, gatewayError } from '../core/errors.js';
+import { unexpectedShape, UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
 import { decommissionedQueryString, joinPairs, resourceQueryString, type DecommissionedResourceFilter, type ResourceFilter } from '../upstream/query-string.js';
-import type { OperationStats } from '../upstream/stats.js';
-import type { NodeKey } from '../schema/global-id.js';
+import type { OperationStats } from '../core/operation-stats.js';
+import type { NodeKey } from '../core/node-key.js';
 
 export interface TenantShape { id: string }
 

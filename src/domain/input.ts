@@ -3,7 +3,7 @@
  * resource ids, filter text, IP addresses, dates and availability windows. Every refusal is
  * BAD_USER_INPUT naming the argument, and costs no upstream call.
  */
-import { badUserInput } from '../upstream/errors.js';
+import { badUserInput } from '../core/errors.js';
 
 export const MAX_FILTER_VALUE_LENGTH = 200;
 

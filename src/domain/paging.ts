@@ -4,7 +4,7 @@
  * in [count, 2*count] covers it, else by two pages of size `count`. `last` without `before`
  * reads the first page of the reversed order instead of asking for the total first.
  */
-import { badUserInput } from '../upstream/errors.js';
+import { badUserInput } from '../core/errors.js';
 import type { Page } from './inventory.js';
 
 export interface ConnectionArgs {

@@ -11,7 +11,7 @@ import { toResourceView, type ResourceView } from '../domain/resource-view.js';
 import type { InventorySession } from '../upstream/client.js';
 import { unexpectedShape } from '../upstream/errors.js';
 import { joinPairs } from '../upstream/query-string.js';
-import type { OperationStats } from '../upstream/stats.js';
+import type { OperationStats } from '../core/operation-stats.js';
 
 export interface ResourceKey { tenantId: string; id: string }
 export interface AvailabilityKey extends ResourceKey { from: number; to: number }

@@ -8,19 +8,31 @@
  * Gauges of the scheduler, breaker, admission control and token requests are read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AdmissionStats } from '../server/admission.js';
-import type { BreakerState } from '../upstream/breaker.js';
 
 export const MAX_OPERATION_NAMES = 200;
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
+/**
+ * The readings metrics take from parts above this layer, declared here so that metrics need not
+ * import them: the circuit breaker's state and admission control's counts (src/upstream/breaker.ts
+ * and src/server/admission.ts satisfy these shapes as they are).
+ */
+export type BreakerReading = 'closed' | 'open' | 'half-open';
+export interface AdmissionReading {
+  inProgress: number;
+  queued: number;
+  admitted: number;
+  /** Operations shed, by reason. */
+  shed: Readonly<Record<string, number>>;
+}
+
 /** What the metrics read at scrape time; set by createGateway. */
 export interface MetricSources {
-  breakerState(): BreakerState;
+  breakerState(): BreakerReading;
   schedulerQueued(): number;
   schedulerInFlight(): number;
   tokenRequests(): number;
-  admission(): AdmissionStats;
+  admission(): AdmissionReading;
   /** Bytes held by the response cache's in-process level (0 when it is off). */
   cacheMemoryBytes(): number;
   /** Whether the shared store (Redis) is in use now; null when none is configured. */

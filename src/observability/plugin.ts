@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
-import type { OperationStats } from '../upstream/stats.js';
+import type { OperationStats } from '../core/operation-stats.js';
 import { requestIdFrom, writeAccessLog } from './access-log.js';
 import type { GatewayMetrics, OperationOutcome } from './metrics.js';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracing } from './tracing.js';

@@ -4,7 +4,8 @@ import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { GatewayContext } from '../context.js';
-import { decodeGlobalId, encodeGlobalId, nodeKey, type NodeKind } from './global-id.js';
+import type { NodeKind } from '../core/node-key.js';
+import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
 import { nodeTypeName } from './node-type.js';
 
 export interface GatewaySchemaTypes {

@@ -12,14 +12,8 @@
  * are never read as global ids; only an id that happens to be base64 of `Resource:...` would be.
  */
 import { checkId, checkTenantId } from '../domain/input.js';
-import { badUserInput } from '../upstream/errors.js';
-
-export type NodeKind = 'Tenant' | 'Resource' | 'DecommissionedResource' | 'ResourceType';
-
-export type NodeKey =
-  | { kind: 'Tenant'; tenantId: string }
-  | { kind: 'Resource' | 'DecommissionedResource'; tenantId: string; id: string }
-  | { kind: 'ResourceType'; tenantId: string; number: number };
+import { badUserInput } from '../core/errors.js';
+import type { NodeKey, NodeKind } from '../core/node-key.js';
 
 /** Schema type names that share one global id kind. */
 const KIND_OF_TYPE: Record<string, NodeKind> = {

@@ -15,13 +15,13 @@
  * UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION slots to free). When the queue is full, the newest
  * operation of the caller with the longest queue is shed, not the newcomer of a light caller.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
-import { gatewayError } from '../upstream/errors.js';
+import { callerKey } from '../core/caller.js';
+import { gatewayError } from '../core/errors.js';
 
 export type AdmissionSettings = Pick<GatewayConfig,
   'admissionCapacity' | 'admissionCapacityPerCaller' | 'maxAdmissionWaitMs' | 'maxAdmissionQueue' | 'upstreamMaxInFlightPerOperation'>;
@@ -207,14 +207,6 @@ export class AdmissionController {
 }
 
 type RequestContext = GatewayContext & { request?: Request; req?: IncomingMessage };
-
-/** Caller: a digest of the Authorization header when there is one, else the client's socket address. */
-export function callerKey(ctx: { request?: Request; req?: IncomingMessage }): string {
-  const authorization = ctx.request?.headers.get('authorization');
-  if (authorization) return `auth:${createHash('sha256').update(authorization).digest('base64url').slice(0, 22)}`;
-  const address = ctx.req?.socket?.remoteAddress;
-  return address ? `addr:${address}` : 'anonymous';
-}
 
 export function overloaded(retryAfterSeconds: number, reason: Refusal) {
   return gatewayError('OVERLOADED', 'The gateway is overloaded; retry after the time the Retry-After header gives.', {

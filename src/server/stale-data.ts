@@ -7,7 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { DETAIL_FORMS, documents, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName } from '../domain/resource.js';
 import { globalIdOf } from '../schema/global-id.js';
-import type { RouteName, StaleRead } from '../upstream/stats.js';
+import type { RouteName, StaleRead } from '../core/operation-stats.js';
 import { onFinalResult } from './result-extensions.js';
 
 const resourceFields = (forms: readonly RecordForm[]) =>

@@ -9,7 +9,7 @@ import { InventoryDataSource } from '../datasource/inventory.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
-import { OperationStats } from '../upstream/stats.js';
+import { OperationStats } from '../core/operation-stats.js';
 import { csrfPreventionPlugin } from './csrf.js';
 import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';

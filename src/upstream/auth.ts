@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import type { AuthMode } from '../config.js';
 import type { Logger } from '../logger.js';
-import { gatewayError, safeReason } from './errors.js';
+import { gatewayError } from '../core/errors.js';
+import { safeReason } from './errors.js';
 import type { SharedStore } from './shared-store.js';
 
 export interface UpstreamAuth {

@@ -12,12 +12,14 @@ import type { GatewayConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamAuth } from './auth.js';
 import { CircuitBreaker, CircuitOpenError, type BreakerState, type BreakerStateChange } from './breaker.js';
-import { errorForStatus, gatewayError, operationStop, parseRetryAfter, safeReason, UpstreamError, type ErrorCode } from './errors.js';
-import { cacheScope, ResponseCache, type CacheRequest, type Fetched } from './response-cache.js';
+import { cacheScope } from '../core/caller.js';
+import { gatewayError, type GatewayErrorCode } from '../core/errors.js';
+import { errorForStatus, operationStop, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
+import { ResponseCache, type CacheRequest, type Fetched } from './response-cache.js';
 import type { SharedStore } from './shared-store.js';
 import { RetryBudget } from './retry-budget.js';
 import { FairScheduler, type Lane } from './scheduler.js';
-import { OperationStats, type RouteName } from './stats.js';
+import { OperationStats, type RouteName } from '../core/operation-stats.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context, type Tracing } from '../observability/tracing.js';
 
@@ -218,7 +220,7 @@ type GaveUp = 'not-retryable' | 'retries' | 'retry-budget' | 'circuit-open' | 'd
 class FailureLog {
   private lastSummary = -Infinity;
   private count = 0;
-  private byCode: Partial<Record<ErrorCode, number>> = {};
+  private byCode: Partial<Record<GatewayErrorCode, number>> = {};
   private byReason: Partial<Record<GaveUp, number>> = {};
 
   constructor(private readonly logger: Logger) {}

@@ -3,24 +3,12 @@
  * operation and the status, never the upstream URL, a token or a body that could hold secrets.
  */
 import { GraphQLError } from 'graphql';
-
-export type ErrorCode =
-  | 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_BAD_RESPONSE' | 'OPERATION_TOO_EXPENSIVE' | 'CLIENT_CLOSED_REQUEST'
-  | 'OVERLOADED';
-
-export function gatewayError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
-}
-
-export function badUserInput(message: string, field?: string): GraphQLError {
-  return gatewayError('BAD_USER_INPUT', message, field ? { field } : {});
-}
+import type { GatewayErrorCode } from '../core/errors.js';
 
 export class UpstreamError extends GraphQLError {
   constructor(
     message: string,
-    readonly code: ErrorCode,
+    readonly code: GatewayErrorCode,
     readonly status: number | null,
     /** Worth another attempt (connection errors, 429, 502-504). */
     readonly retryable: boolean,
@@ -39,7 +27,7 @@ export class UpstreamError extends GraphQLError {
 }
 
 /** An UpstreamError about the operation itself, not the upstream (see UpstreamError.local). */
-export function operationStop(message: string, code: ErrorCode): UpstreamError {
+export function operationStop(message: string, code: GatewayErrorCode): UpstreamError {
   const error = new UpstreamError(message, code, null, false);
   error.local = true;
   return error;

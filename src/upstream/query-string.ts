@@ -5,7 +5,7 @@
  * smuggle a second key upstream.
  */
 import { checkDate, checkFilterText, checkId, checkIp } from '../domain/input.js';
-import { badUserInput } from './errors.js';
+import { badUserInput } from '../core/errors.js';
 
 export const MAX_LIST_ITEMS = 50;
 

@@ -18,7 +18,7 @@
  *   within CACHE_CREDENTIAL_RECHECK_S (credential-proof.ts); a 401 or 403 replaces the scope's
  *   generation (here and in Redis), so none of its entries is served again, stale or not.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { CacheSettings, CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -26,7 +26,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
 import type { SharedStore } from './shared-store.js';
-import type { RouteName } from './stats.js';
+import type { RouteName } from '../core/operation-stats.js';
 
 /** A successful upstream answer: parsed, and the text it came as (its size, and what Redis keeps). */
 export interface Fetched { value: unknown; text: string }
@@ -38,7 +38,7 @@ export interface CacheRequest {
   resourceId?: string;
   /** The encoded upstream path with its query: with the scope, the entry's identity. */
   path: string;
-  /** From src/upstream/client.ts cacheScope(). */
+  /** From cacheScope() in src/core/caller.ts. */
   scope: string;
   /** Availability: the end of the window (epoch seconds); a window over is immutable. */
   windowEnd?: number;
@@ -440,13 +440,3 @@ export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
 export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
 const isCredentialGeneration = (key: string) => key.startsWith('g:c:');
 
-/**
- * The scope of a caller's entries: in passthrough an HMAC of the credential (never the
- * credential), in the other modes the gateway's own identity.
- */
-export function cacheScope(mode: 'none' | 'passthrough' | 'client-credentials', authorization: string | null, secret: string): string | null {
-  if (mode !== 'passthrough') return 'gw';
-  const credential = authorization?.trim();
-  if (!credential) return null;
-  return createHmac('sha256', secret).update(credential).digest('base64url').slice(0, 32);
-}

@@ -1,7 +1,8 @@
 /** The rule that tells a global id from an inventory id, over generated ids (fast-check). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { globalIdOf, inventoryIdArgument, keyFromGlobalId, looksLikeGlobalId, type NodeKey } from '../../src/schema/global-id.js';
+import type { NodeKey } from '../../src/core/node-key.js';
+import { globalIdOf, inventoryIdArgument, keyFromGlobalId, looksLikeGlobalId } from '../../src/schema/global-id.js';
 
 const word = (max: number) => fc.stringMatching(new RegExp(`^[A-Za-z0-9][A-Za-z0-9_-]{0,${max - 1}}$`));
 const tenantId = word(64);

@@ -9,8 +9,9 @@
  * de-duplicated and costs at most one detail call per distinct resource.
  */
 import { builder } from '../builder.js';
-import { parseGlobalId, type NodeKind } from '../global-id.js';
-import { badUserInput } from '../../upstream/errors.js';
+import type { NodeKind } from '../../core/node-key.js';
+import { parseGlobalId } from '../global-id.js';
+import { badUserInput } from '../../core/errors.js';
 import { DecommissionedResourceRef } from './decommissioned.js';
 import { DeviceResourceRef, GeneralResourceRef, ResourceRef, SyntheticResourceRef } from './resource.js';
 import { TenantRef } from './tenant.js';

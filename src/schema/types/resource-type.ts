@@ -1,5 +1,5 @@
 import type { ResourceType } from '../../domain/inventory.js';
-import { badUserInput } from '../../upstream/errors.js';
+import { badUserInput } from '../../core/errors.js';
 import { builder, globalId } from '../builder.js';
 import { filterWithInventoryId } from '../global-id.js';
 import { pagingArgs } from './connection.js';

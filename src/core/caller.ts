@@ -1,0 +1,30 @@
+/**
+ * Who a request comes from, in the two senses the gateway needs. Both start from the
+ * Authorization header, but their digests differ on purpose and must stay so:
+ * - callerKey: admission control's fairness key. It never leaves the process, so a plain SHA-256
+ *   of the raw header suffices; without a header it falls back to the client's socket address.
+ * - cacheScope: whose response-cache entries an answer may use. The scope is written into the
+ *   shared store (Redis), so it is an HMAC under the cache's secret: someone reading Redis cannot
+ *   test a guessed token against it. Outside passthrough all callers share the gateway's scope.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** Caller: a digest of the Authorization header when there is one, else the client's socket address. */
+export function callerKey(ctx: { request?: Request; req?: IncomingMessage }): string {
+  const authorization = ctx.request?.headers.get('authorization');
+  if (authorization) return `auth:${createHash('sha256').update(authorization).digest('base64url').slice(0, 22)}`;
+  const address = ctx.req?.socket?.remoteAddress;
+  return address ? `addr:${address}` : 'anonymous';
+}
+
+/**
+ * The scope of a caller's entries: in passthrough an HMAC of the credential (never the
+ * credential), in the other modes the gateway's own identity.
+ */
+export function cacheScope(mode: 'none' | 'passthrough' | 'client-credentials', authorization: string | null, secret: string): string | null {
+  if (mode !== 'passthrough') return 'gw';
+  const credential = authorization?.trim();
+  if (!credential) return null;
+  return createHmac('sha256', secret).update(credential).digest('base64url').slice(0, 32);
+}
