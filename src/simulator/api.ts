@@ -2,7 +2,8 @@
  * The inventory endpoints: each route's parameters checked as the interface document says, and its
  * answer computed from the dataset. Pure of HTTP: takes the parsed request, returns status and body.
  */
-import { deviceGroupIdOf, resourceTypeIdOf, type Dataset, type SimTenant } from './dataset.js';
+import { deviceGroupIdOf, resourceTypeIdOf } from './dataset.js';
+import type { Dataset, SimTenant } from './data-model.js';
 import { availabilityOf, MAX_WINDOW_SECONDS } from './availability.js';
 import {
   ANTIVIRUS_QUERY_KEYS, decommissionedPredicate, HISTORY_QUERY_KEYS, MINIMAL_QUERY_KEYS, parseQueryString,

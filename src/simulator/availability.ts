@@ -3,7 +3,7 @@
  * overlapping windows always agree: an outage either starts in a given hour or it does not.
  */
 import { hashInts } from './random.js';
-import type { SimResource } from './dataset.js';
+import type { SimResource } from './data-model.js';
 
 const HOUR = 3600;
 /** Longest outage: lets a window look back far enough to see outages that began before it. */

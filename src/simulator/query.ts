@@ -1,5 +1,5 @@
 /** queryString parsing and matching, per endpoint, as the interface document lists the keys. */
-import type { SimDecommissioned, SimResource } from './dataset.js';
+import type { SimDecommissioned, SimResource } from './data-model.js';
 
 export class SimError extends Error {
   constructor(readonly status: number, message: string) {

@@ -1,6 +1,7 @@
 /** Wire shapes of the simulator, exactly as the interface document describes them. */
 import { formatUpstreamTime } from './random.js';
-import { applicationsOf, deviceGroupIdOf, type SimAntivirus, type SimDecommissioned, type SimResource, type SimTenant } from './dataset.js';
+import { applicationsOf, deviceGroupIdOf } from './dataset.js';
+import type { SimAntivirus, SimDecommissioned, SimResource, SimTenant } from './data-model.js';
 
 type Json = Record<string, unknown>;
 

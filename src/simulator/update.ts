@@ -1,5 +1,5 @@
 /** The update endpoint's validation and its effect on the stored record. */
-import type { SimResource } from './dataset.js';
+import type { SimResource } from './data-model.js';
 import { SimError } from './query.js';
 
 const STRING_FIELDS = [

@@ -2,7 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
-import type { SimResource } from '../../src/simulator/dataset.js';
+import type { SimResource } from '../../src/simulator/data-model.js';
 
 let sim: Simulator;
 const T = '/api/v2/tenants';
