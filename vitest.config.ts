@@ -17,7 +17,6 @@ const LOAD_TESTS = [
   'test/e2e/efficiency.test.ts',
   'test/e2e/defer-stream.test.ts',
   'test/e2e/replicas.test.ts',
-  // Measures the time to refusal against CACHE_CREDENTIAL_RECHECK_S + 1 s.
 ];
 
 export default defineConfig({
