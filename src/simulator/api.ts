@@ -101,6 +101,16 @@ function resourceOf(tenant: SimTenant, id: string) {
   return resource;
 }
 
+/** The page and order parameters of a sorted list (search, antivirus); an unknown sort field is a 400. */
+function sortedPage(params: Params, settings: SimulatorSettings, defaultSort: string, sortable: ReadonlySet<string>) {
+  const pageNo = params.int('pageNo', 1, 1, 1_000_000);
+  const pageSize = params.int('pageSize', 100, 1, settings.maxPageSize);
+  const descending = params.bool('isDescendingOrder', true);
+  const sortName = params.string('sortName') ?? defaultSort;
+  if (!sortable.has(sortName)) throw new SimError(400, `Cannot sort by '${sortName}'`);
+  return { pageNo, pageSize, descending, sortName };
+}
+
 /**
  * Answers one inventory request. `pathParams` are the tenant id and, where the route has one, the
  * resource id; `body` is the parsed JSON body of a POST. Refusals are thrown as SimError.
@@ -112,11 +122,7 @@ export function answerApi(
   const resourceId = pathParams[1] ?? '';
   switch (route) {
     case 'search': {
-      const pageNo = params.int('pageNo', 1, 1, 1_000_000);
-      const pageSize = params.int('pageSize', 100, 1, settings.maxPageSize);
-      const descending = params.bool('isDescendingOrder', true);
-      const sortName = params.string('sortName') ?? 'id';
-      if (!SEARCH_SORT_FIELDS.has(sortName)) throw new SimError(400, `Cannot sort by '${sortName}'`);
+      const { pageNo, pageSize, descending, sortName } = sortedPage(params, settings, 'id', SEARCH_SORT_FIELDS);
       const includeStatus = params.bool('includeStatus', false);
       const matches = resourcePredicate(parseQueryString(params.string('queryString'), SEARCH_QUERY_KEYS), { allowStateAll: false });
       params.assertNoOthers();
@@ -189,11 +195,7 @@ export function answerApi(
       return { status: 200, body: decommissionedRecord(tenant, record, additionalInfo) };
     }
     case 'antivirus': {
-      const pageNo = params.int('pageNo', 1, 1, 1_000_000);
-      const pageSize = params.int('pageSize', 100, 1, settings.maxPageSize);
-      const descending = params.bool('isDescendingOrder', true);
-      const sortName = params.string('sortName') ?? 'scanDate';
-      if (!ANTIVIRUS_SORT_FIELDS.has(sortName)) throw new SimError(400, `Cannot sort by '${sortName}'`);
+      const { pageNo, pageSize, descending, sortName } = sortedPage(params, settings, 'scanDate', ANTIVIRUS_SORT_FIELDS);
       const query = parseQueryString(params.string('queryString'), ANTIVIRUS_QUERY_KEYS);
       const status = query.get('status');
       if (status !== undefined && status !== 'OUTOFDATE' && status !== 'UPTODATE') throw new SimError(400, `Invalid status '${status}'`);
