@@ -38,7 +38,7 @@ export interface CacheRequest {
   resourceId?: string;
   /** The encoded upstream path with its query: with the scope, the entry's identity. */
   path: string;
-  /** From src/upstream/client.ts cacheScope(). */
+  /** From cacheScope() below. */
   scope: string;
   /** Availability: the end of the window (epoch seconds); a window over is immutable. */
   windowEnd?: number;
