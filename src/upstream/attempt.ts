@@ -6,7 +6,7 @@
  */
 import { CircuitOpenError } from './breaker.js';
 import { errorForStatus, operationStop, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
-import type { Fetched } from './response-cache.js';
+import type { Fetched } from './cache-entry.js';
 import { ROUTES, type RouteName } from './routes.js';
 import type { OperationStats } from './stats.js';
 import type { UpstreamParts } from './client.js';

@@ -9,7 +9,7 @@ import type { UpstreamError } from './errors.js';
 import { attempt, classifyFailure, type AttemptScope, type Call } from './attempt.js';
 import type { UpstreamParts } from './client.js';
 import type { GaveUp } from './failure-log.js';
-import type { Fetched } from './response-cache.js';
+import type { Fetched } from './cache-entry.js';
 import type { Lane } from './scheduler.js';
 
 const BACKOFF_BASE_MS = 50;
