@@ -6,6 +6,7 @@
  */
 import type { Call } from './attempt.js';
 import type { CacheRequest, Fetched, ResponseCache } from './response-cache.js';
+import type { RetryScope } from './retry.js';
 import type { OperationStats } from './stats.js';
 
 /** What a cached read needs of its operation (src/upstream/session.ts). */
@@ -42,4 +43,15 @@ export function cachedRead(cache: ResponseCache, scope: CachedReadScope, call: C
     coalesced: () => stats.coalesced++,
     stale: (ageMs, reason) => stats.noteStale({ route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, ageMs, reason }),
   });
+}
+
+/** Passthrough: what the retry loop reports of the caller's credential, kept by the cache (credential-proof.ts). */
+export function credentialHooks(cache: ResponseCache, scope: Pick<CachedReadScope, 'cacheScope' | 'provenTenants'>): Pick<RetryScope, 'credentialAccepted' | 'credentialRefused'> {
+  return {
+    credentialAccepted(tenantId) {
+      scope.provenTenants.add(tenantId);
+      cache.credentialAccepted(scope.cacheScope, tenantId);
+    },
+    credentialRefused: (tenantId, status) => cache.credentialRefused(scope.cacheScope, tenantId, status),
+  };
 }

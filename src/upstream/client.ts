@@ -38,8 +38,10 @@ export interface InventoryClientOptions {
   telemetry?: UpstreamTelemetry;
   /** The fleet's shared level (Redis) under the response cache; absent: in-process only. */
   shared?: SharedStore | null;
-  /** Monotonic milliseconds (deadlines, durations); performance.now by default. */
+  /** Monotonic milliseconds (deadlines, durations, breaker and retry budget); performance.now by default. */
   now?: () => number;
+  /** Epoch milliseconds (the response cache's entry ages); Date.now by default. */
+  wallClock?: () => number;
   /** Backoff jitter in [0, 1); Math.random by default. */
   random?: () => number;
 }
@@ -103,13 +105,14 @@ export class InventoryClient {
       host: base.hostname,
       auth: options.auth,
       scheduler: new FairScheduler(settings.upstreamMaxInFlight),
-      retryBudget: new RetryBudget({ percent: settings.retryBudgetPercent, minPerSecond: settings.retryBudgetMinPerSecond }),
+      retryBudget: new RetryBudget({ percent: settings.retryBudgetPercent, minPerSecond: settings.retryBudgetMinPerSecond, now }),
       breaker: new CircuitBreaker({
         failureThreshold: settings.breakerFailureThreshold,
         cooldownMs: settings.breakerCooldownMs,
+        now,
         onStateChange: (change) => logBreakerChange(logger, change, settings.breakerCooldownMs),
       }),
-      cache: settings.cache ? new ResponseCache({ settings: settings.cache, shared: options.shared, logger, metrics: options.telemetry?.metrics }) : null,
+      cache: settings.cache ? new ResponseCache({ settings: settings.cache, shared: options.shared, logger, metrics: options.telemetry?.metrics, now: options.wallClock }) : null,
       failures: new FailureLog(logger, now),
       metrics: options.telemetry?.metrics ?? null,
       tracing: options.telemetry?.tracing ?? null,

@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Call } from './attempt.js';
-import { cachedRead, type CachedReadScope } from './cached-read.js';
+import { cachedRead, credentialHooks, type CachedReadScope } from './cached-read.js';
 import type { UpstreamParts } from './client.js';
 import { operationStop, type UpstreamError } from './errors.js';
 import { cacheScope, type Fetched } from './cache-entry.js';
@@ -50,8 +50,9 @@ export class InventorySession implements RetryScope, CachedReadScope {
   private readonly detachClient: () => void;
   private closed = false;
   dispatched = 0;
-  /** Whose cached answers this operation may see (src/upstream/response-cache.ts); null: none. */
+  /** Whose cached answers this operation may see (cache-entry.ts cacheScope()); meaningful only when `cached`. */
   readonly cacheScope: string;
+  /** The cache is on and this caller has a scope (passthrough without a credential has none). */
   private readonly cached: boolean;
   readonly credentialScope: boolean;
   readonly provenTenants = new Set<string>();
@@ -93,14 +94,9 @@ export class InventorySession implements RetryScope, CachedReadScope {
     this.cached = parts.cache !== null && scope !== null;
     this.cacheScope = scope ?? '';
     this.credentialScope = scope !== null && parts.auth.mode === 'passthrough';
-    const cache = parts.cache;
-    if (this.credentialScope && cache) {
-      this.credentialAccepted = (tenantId) => {
-        this.provenTenants.add(tenantId);
-        cache.credentialAccepted(this.cacheScope, tenantId);
-      };
-      this.credentialRefused = (tenantId, status) => cache.credentialRefused(this.cacheScope, tenantId, status);
-    }
+    const hooks = this.credentialScope && parts.cache ? credentialHooks(parts.cache, this) : undefined;
+    this.credentialAccepted = hooks?.credentialAccepted;
+    this.credentialRefused = hooks?.credentialRefused;
   }
 
   /**
