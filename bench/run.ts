@@ -290,12 +290,12 @@ async function main() {
   const dashboard = all[1]!;
   for (const latency of LATENCIES) {
     await simConfig(sim.url, { latencyMs: latency, jitterMs: 0 });
-    client.cache?.clear();
-    const before = { ...client.cache!.counts };
+    client.clearCache();
+    const before = client.cacheCounts();
     await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });
     const tp = await throughput(url, dashboard, 10, THROUGHPUT_SECONDS);
     const gatewayCalls = (await simStats(sim.url)).totalCalls / Math.max(1, tp.requests);
-    const counts = client.cache!.counts;
+    const counts = client.cacheCounts();
     const c = { hit: counts.hit - before.hit, coalesced: counts.coalesced - before.coalesced, stale: counts.stale - before.stale, miss: counts.miss - before.miss };
     const served = c.hit + c.coalesced + c.stale;
     await fetch(`${sim.url}/__sim/stats/reset`, { method: 'POST' });

@@ -1,11 +1,11 @@
 /** Environment -> typed settings, read once at start-up. An invalid value stops start-up with one line naming it. */
 
 import { readFileSync } from 'node:fs';
+import { ttlSettings, type CachedRoute } from './core/routes.js';
 
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
-/** Routes the response cache keeps, and availability windows that are over. */
-export type CachedRoute = 'search' | 'minimal' | 'detail' | 'applications' | 'history' | 'historyDetail' | 'antivirus' | 'resourceTypes' | 'availability' | 'availabilityPast';
+export type { CachedRoute } from './core/routes.js';
 
 export interface CacheSettings {
   /** How long an answer is fresh, per route; 0: that route is not cached. */
@@ -33,22 +33,11 @@ export interface RedisSettings {
 }
 
 /**
- * TTL defaults: resource types change rarely; a detail, applications and history records are
- * read often and change now and then; searches and the minimal list are short (they change with
- * every record); an availability window that is over cannot change.
+ * TTL defaults (src/upstream/routes.ts): resource types change rarely; a detail, applications and
+ * history records are read often and change now and then; searches and the minimal list are short
+ * (they change with every record); an availability window that is over cannot change.
  */
-const TTL_DEFAULTS_S: Record<CachedRoute, [env: string, seconds: number]> = {
-  search: ['CACHE_TTL_SEARCH_S', 5],
-  minimal: ['CACHE_TTL_MINIMAL_S', 5],
-  detail: ['CACHE_TTL_DETAIL_S', 30],
-  applications: ['CACHE_TTL_APPLICATIONS_S', 60],
-  history: ['CACHE_TTL_HISTORY_S', 60],
-  historyDetail: ['CACHE_TTL_HISTORY_DETAIL_S', 300],
-  antivirus: ['CACHE_TTL_ANTIVIRUS_S', 60],
-  resourceTypes: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600],
-  availability: ['CACHE_TTL_AVAILABILITY_S', 60],
-  availabilityPast: ['CACHE_TTL_AVAILABILITY_PAST_S', 86_400],
-};
+const TTL_DEFAULTS_S = ttlSettings();
 
 export interface GatewayConfig {
   port: number;
@@ -131,7 +120,7 @@ function boolSetting(env: Env, name: string, fallback: boolean): boolean {
 function cacheSetting(env: Env): CacheSettings | null {
   if (!boolSetting(env, 'CACHE', true)) return null;
   const ttlMs = {} as Record<CachedRoute, number>;
-  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, [string, number]][]) {
+  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, readonly [string, number]][]) {
     ttlMs[route] = intSetting(env, name, seconds, 0, 30 * 86_400) * 1000;
   }
   return {

@@ -1,7 +1,7 @@
 /** What one GraphQL operation cost upstream; shown in `extensions.upstream` when asked for. */
-export type RouteName =
-  | 'search' | 'minimal' | 'detail' | 'update' | 'history' | 'historyDetail' | 'antivirus'
-  | 'applications' | 'resourceTypes' | 'availability';
+import type { RouteName } from './routes.js';
+
+export type { RouteName };
 
 /** An answer served from the response cache after its TTL (reported in `extensions.stale`). */
 export interface StaleRead {

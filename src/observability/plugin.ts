@@ -1,7 +1,7 @@
 /**
  * The Yoga plugin that ties the three signals to a request: the request id (x-request-id in and
  * out, `requestId` in every error's extensions), one span per GraphQL operation (the parent of
- * its upstream spans, see InventorySession.attempt), the operation metrics, /metrics, and the
+ * its upstream spans, see src/upstream/attempt.ts), the operation metrics, /metrics, and the
  * access log line written when the response is made.
  */
 import { createHash } from 'node:crypto';

@@ -134,7 +134,7 @@ function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecy
       if (url.pathname === '/readyz' && request.method === 'GET') {
         if (lifecycle.draining) return json(503, { status: 'draining' });
         try {
-          await client.probe();
+          await client.readiness();
           json(lifecycle.draining ? 503 : 200, { status: lifecycle.draining ? 'draining' : 'ready' });
         } catch (error) {
           logger.warn('readiness check failed', { error });
@@ -145,17 +145,9 @@ function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecy
   };
 }
 
-export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.options.telemetry?.metrics ?? null, tracing = client.options.telemetry?.tracing ?? null }: GatewayOptions): Gateway {
+export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.metrics, tracing = client.tracing }: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
-  served?.setSources({
-    breakerState: () => client.breakerState,
-    schedulerQueued: () => client.scheduler.queued,
-    schedulerInFlight: () => client.scheduler.inFlight,
-    tokenRequests: () => client.options.auth.tokenRequests ?? 0,
-    admission: () => admission.stats(),
-    cacheMemoryBytes: () => client.cache?.memoryBytes ?? 0,
-    sharedStoreAvailable: () => (client.options.shared ? client.options.shared.available : null),
-  });
+  served?.setSources({ ...client.metricSources(), admission: () => admission.stats() });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,

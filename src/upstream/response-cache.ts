@@ -25,11 +25,14 @@ import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
+import {
+  credentialGeneration, deepFreeze, deserialize, ENTRY_OVERHEAD_BYTES, HEAP_BYTES_PER_TEXT_BYTE, isCredentialGeneration, isOutage, isRefusal,
+  listGeneration, resourceGeneration, serialize, type Entry, type Fetched,
+} from './cache-entry.js';
 import type { SharedStore } from './shared-store.js';
 import type { RouteName } from '../core/operation-stats.js';
 
-/** A successful upstream answer: parsed, and the text it came as (its size, and what Redis keeps). */
-export interface Fetched { value: unknown; text: string }
+export type { Fetched } from './cache-entry.js';
 
 export interface CacheRequest {
   route: RouteName;
@@ -68,61 +71,16 @@ export interface CacheReadIo extends CacheReadObserver {
   noteProven(): void;
 }
 
-interface Entry {
-  value: unknown;
-  text: string;
-  storedAt: number;
-  freshUntil: number;
-  /** Keyed by a generation: dropped when the shared store reconnects (it may have lost them). */
-  generational: boolean;
-}
 
-/**
- * CACHE_MAX_BYTES bounds an estimate: the entry's text (kept for Redis) plus its parsed form,
- * taken as twice the text (V8 objects of short keys and values). Not a heap measurement.
- */
-const HEAP_BYTES_PER_TEXT_BYTE = 3;
-const ENTRY_OVERHEAD_BYTES = 200;
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
 const MAX_LOCAL_GENERATIONS = 100_000;
 
-/** Codes that mean the upstream could not answer: a stale entry is better than an error. */
-const OUTAGE_CODES = new Set(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'RATE_LIMITED', 'UPSTREAM_BAD_RESPONSE']);
-
-export const isOutage = (error: unknown): boolean => error instanceof UpstreamError && OUTAGE_CODES.has(error.code) && !error.local;
-
-/** The upstream refused the credential itself (401) or its access to the tenant (403). */
-export const isRefusal = (error: unknown): boolean => error instanceof UpstreamError && !error.local && (error.status === 401 || error.status === 403);
 
 const newToken = () => randomBytes(6).toString('base64url');
 
 /** A proving read that ended without an answer from the upstream (its waiters check again). */
 const PROOF_ABANDONED = new Error('The read proving the credential ended without an answer');
 
-/** Entries in the shared store: a header line, then the upstream's text. */
-function serialize(entry: Entry): string {
-  return `v1 ${entry.storedAt} ${entry.freshUntil}\n${entry.text}`;
-}
-function deserialize(raw: string, generational: boolean): Entry | null {
-  const newline = raw.indexOf('\n');
-  const header = /^v1 (\d+) (\d+)$/.exec(raw.slice(0, newline));
-  if (newline < 0 || !header) return null;
-  const text = raw.slice(newline + 1);
-  try {
-    return { value: deepFreeze(text.trim() === '' ? null : JSON.parse(text)), text, storedAt: Number(header[1]), freshUntil: Number(header[2]), generational };
-  } catch {
-    return null;
-  }
-}
-
-/** Entries are shared by operations: frozen, so no reader can change what another one sees. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 export interface ResponseCacheOptions {
   settings: CacheSettings;
@@ -433,10 +391,4 @@ export class ResponseCache {
     this.options.metrics?.cacheRead(route, result);
   }
 }
-
-export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r:${tenantId}:${resourceId}`;
-export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
-/** A passthrough credential's entries: all its tenants, or one of them. */
-export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
-const isCredentialGeneration = (key: string) => key.startsWith('g:c:');
 

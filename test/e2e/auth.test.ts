@@ -86,7 +86,7 @@ describe('client-credentials', () => {
     h = await startHarness({ simulator: AUTH_ON, env });
     await h.query(QUERY);
     h.simulator.expireTokens();
-    h.client.cache?.clear();
+    h.client.clearCache();
     await h.query(QUERY);
     const issued = h.simulator.stats().tokensIssued;
     expect(issued).toBe(2);

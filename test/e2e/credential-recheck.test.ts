@@ -125,7 +125,7 @@ describe('passthrough, one gateway', () => {
     // Proven a moment ago: all from the cache.
     expectAnswered(await runAll(h, queries, token));
     expect(upstreamCalls(h)).toEqual({});
-    expect(h.client.cache!.memoryBytes).toBeGreaterThan(0);
+    expect(h.client.cacheMemoryBytes()).toBeGreaterThan(0);
 
     h.simulator.expireTokens();
     const expiredAt = performance.now();
@@ -133,7 +133,7 @@ describe('passthrough, one gateway', () => {
     console.info(`credential-recheck: expired token refused on every route ${Math.round(longest)} ms after it expired (recheck ${RECHECK_S} s)`);
     expect(longest).toBeLessThan((RECHECK_S + 1) * 1000);
     // Its entries are gone (the only scope of this gateway), and every route stays refused.
-    expect(h.client.cache!.memoryBytes).toBe(0);
+    expect(h.client.cacheMemoryBytes()).toBe(0);
     expectRefused(await runAll(h, queries, token));
   });
 

@@ -80,7 +80,7 @@ describe('/metrics', () => {
     h = await startHarness({ simulator: { auth }, env: { INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw-client', INVENTORY_CLIENT_SECRET: 'gw-secret-value-123' } });
     expect((await h.query(NESTED)).errors).toBeUndefined();
     h.simulator.expireTokens();
-    h.client.cache?.clear();
+    h.client.clearCache();
     expect((await h.query(NESTED)).errors).toBeUndefined();
     const text = await scrape(h);
     expect(text).toMatch(/^upstream_token_requests_total 2$/m);

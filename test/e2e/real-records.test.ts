@@ -112,7 +112,7 @@ const cases: FormCase[] = [
 /** Each query starts cold: the records change between queries, and what one costs is the point. */
 function fresh(): void {
   upstream.reset();
-  gw.client.cache?.clear();
+  gw.client.clearCache();
 }
 
 describe('read by presence, not by form', () => {

@@ -93,7 +93,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     resetCounts() {
       simulator.resetStats();
-      client.cache?.clear();
+      client.clearCache();
     },
     async close() {
       assertNoSecrets(logs, secretsOf(simulator, config));

@@ -1,0 +1,52 @@
+/**
+ * The upstream's routes, once: what each is called, its method and path template, and how long
+ * the response cache keeps its answers (the setting's name and default). Data only (on the ground floor), so
+ * src/config.ts can read the TTL defaults from here.
+ */
+
+/** A TTL setting: the environment variable and its default in seconds. */
+export type TtlSetting = readonly [env: string, seconds: number];
+
+export interface RouteSpec {
+  /** GET: idempotent (retried, cached); POST: not (retried only when provably not sent). */
+  method: 'GET' | 'POST';
+  /** The path with {tenantId} and {resourceId} placeholders (also the span's url.template: never an id). */
+  template: string;
+  /** The response cache's TTL setting; absent: never cached. */
+  ttl?: TtlSetting;
+  /** Names the call in messages: "resource abc", "the resource search". */
+  what(resourceId: string): string;
+}
+
+export const ROUTES = {
+  search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], what: () => 'the resource search' },
+  minimal: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/minimal', ttl: ['CACHE_TTL_MINIMAL_S', 5], what: () => 'the minimal resource list' },
+  detail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', ttl: ['CACHE_TTL_DETAIL_S', 30], what: (id) => `resource ${id}` },
+  update: { method: 'POST', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', what: (id) => `the update of resource ${id}` },
+  history: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources', ttl: ['CACHE_TTL_HISTORY_S', 60], what: () => 'the decommissioned resource list' },
+  historyDetail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources/{resourceId}', ttl: ['CACHE_TTL_HISTORY_DETAIL_S', 300], what: (id) => `decommissioned resource ${id}` },
+  antivirus: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/antivirus/search', ttl: ['CACHE_TTL_ANTIVIRUS_S', 60], what: () => 'the antivirus list' },
+  applications: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/applications', ttl: ['CACHE_TTL_APPLICATIONS_S', 60], what: (id) => `the applications of resource ${id}` },
+  resourceTypes: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resourceType/minimal', ttl: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600], what: () => 'the resource types' },
+  availability: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/availability', ttl: ['CACHE_TTL_AVAILABILITY_S', 60], what: (id) => `the availability of resource ${id}` },
+} as const satisfies Record<string, RouteSpec>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/** An availability window that is over cannot change: it has a TTL of its own. */
+export const AVAILABILITY_PAST_TTL: TtlSetting = ['CACHE_TTL_AVAILABILITY_PAST_S', 86_400];
+
+type RoutesWithTtl = { [K in RouteName]: (typeof ROUTES)[K] extends { ttl: TtlSetting } ? K : never }[RouteName];
+
+/** Routes the response cache keeps, and availability windows that are over. */
+export type CachedRoute = RoutesWithTtl | 'availabilityPast';
+
+/** Every cached route's TTL setting (src/config.ts reads them from the environment). */
+export function ttlSettings(): Record<CachedRoute, TtlSetting> {
+  const settings: Partial<Record<CachedRoute, TtlSetting>> = {};
+  for (const [name, spec] of Object.entries(ROUTES) as [RouteName, RouteSpec][]) {
+    if (spec.ttl) settings[name as RoutesWithTtl] = spec.ttl;
+  }
+  settings.availabilityPast = AVAILABILITY_PAST_TTL;
+  return settings as Record<CachedRoute, TtlSetting>;
+}

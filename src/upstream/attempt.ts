@@ -1,0 +1,170 @@
+/**
+ * One upstream request, and the one place it is observed: the operation's call budget, a breaker
+ * permit, the per-attempt timeout, headers, a client span (child of the operation's span, its
+ * traceparent sent upstream), the request and retry metrics; then the answer parsed, or classified
+ * as an UpstreamError (src/upstream/errors.ts).
+ */
+import { CircuitOpenError } from './breaker.js';
+import { errorForStatus, operationStop, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
+import type { Fetched } from './cache-entry.js';
+import { ROUTES, type RouteName } from '../core/routes.js';
+import type { OperationStats } from '../core/operation-stats.js';
+import type { UpstreamParts } from './parts.js';
+import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context } from '../observability/tracing.js';
+
+/** One upstream call of an operation, its path already built from the route table. */
+export interface Call {
+  route: RouteName;
+  method: 'GET' | 'POST';
+  tenantId: string;
+  /** The record the call is about, when it is about one (cache invalidation). */
+  resourceId?: string;
+  /** The request path (the base URL's path, then the route's): encoded, with its query. */
+  path: string;
+  body?: unknown;
+  /** Used in messages: "resource abc", "the resource search". */
+  what: string;
+  /** Availability: the end of the window (epoch seconds); a window over is cached longer. */
+  windowEnd?: number;
+}
+
+/** What an attempt needs of its operation (src/upstream/session.ts). */
+export interface AttemptScope {
+  readonly signal: AbortSignal;
+  /** Clock time (UpstreamParts.now) at which the operation's upstream work must stop. */
+  readonly deadline: number;
+  readonly stats: OperationStats;
+  readonly trace: Context | undefined;
+  /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
+  dispatched: number;
+  /** The operation's own stop (deadline, client gone, closed) as an error, or null while it runs. */
+  stopped(what: string): UpstreamError | null;
+}
+
+export interface AttemptRequest {
+  call: Call;
+  authorization: string | null;
+  /** The call's attempts counted from 1; `retryOf` says why this one is a retry. */
+  number: number;
+  retryOf: string | null;
+  /** The call's first attempt (a token refresh retry is not): counted by the retry budget. */
+  first: boolean;
+}
+
+/** How long after the operation deadline an attempt's own timeout ends it if the deadline timer did not. */
+const DEADLINE_BACKSTOP_MS = 1_000;
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call, authorization, number, retryOf, first }: AttemptRequest): Promise<Fetched> {
+  const { settings, metrics, tracing, breaker } = parts;
+  // The lane checked the deadline when this call's turn came; this is the last check before sending.
+  const stop = scope.stopped(call.what);
+  if (stop) throw stop;
+  const budget = settings.maxUpstreamCallsPerOperation;
+  if (scope.dispatched >= budget) {
+    throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
+  }
+  const permit = breaker.acquire();
+  if (!permit) throw new CircuitOpenError(call.what);
+  scope.dispatched++;
+  if (first) parts.retryBudget.recordRequest();
+  // The deadline timer ends the attempt at the deadline (with everything else of the operation).
+  // undici's own timeouts tick in ~0.5 s steps and may fire up to 0.5 s early, so near the
+  // deadline the per-attempt timeout is set a second past it, as a backstop only: an attempt
+  // never times out on its own just before the deadline, freeing a slot for a call that would
+  // then be sent with no time left.
+  const remaining = Math.max(1, scope.deadline - parts.now());
+  const timeout = Math.min(settings.upstreamTimeoutMs, remaining + DEADLINE_BACKSTOP_MS);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (authorization) headers.authorization = authorization;
+  let payload: string | undefined;
+  if (call.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(call.body);
+  }
+  const span = tracing?.tracer.startSpan(`${call.method} ${call.route}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      'http.request.method': call.method,
+      'url.template': ROUTES[call.route].template,
+      'server.address': parts.host,
+      'inventory.route': call.route,
+      'inventory.tenant': call.tenantId,
+      'gateway.attempt': number,
+      'http.request.resend_count': number - 1,
+      // Cache hits make no call: every upstream call is a miss.
+      'gateway.cache': 'miss',
+      ...(retryOf ? { 'gateway.retry_reason': retryOf } : {}),
+    },
+  }, scope.trace);
+  if (span && tracing) tracing.inject(trace.setSpan(scope.trace ?? ROOT, span), headers);
+  if (retryOf && metrics) metrics.retry(call.route, retryOf);
+  const started = parts.now();
+  let text: string | undefined;
+  let status = 0;
+  let retryAfter: string | string[] | undefined;
+  try {
+    const response = await parts.dispatcher.request({
+      origin: parts.origin,
+      path: call.path,
+      method: call.method,
+      headers,
+      body: payload,
+      signal: scope.signal,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    text = await response.body.text();
+    status = response.statusCode;
+    retryAfter = response.headers['retry-after'];
+  } catch (error) {
+    // Our own abort (deadline, disconnect) says nothing about the upstream.
+    if (scope.signal.aborted) breaker.release(permit);
+    else breaker.failure(permit);
+    if (span) {
+      span.setAttribute('error.type', (error as { code?: string }).code ?? (error as Error).name ?? 'Error');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    throw error;
+  } finally {
+    const ms = parts.now() - started;
+    scope.stats.recordCall(call.route, ms);
+    metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
+    if (span) {
+      if (status) span.setAttribute('http.response.status_code', status);
+      if (text !== undefined && span.isRecording()) span.setAttribute('http.response.body.size', Buffer.byteLength(text));
+      if (status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+  }
+  if (status >= 500) breaker.failure(permit);
+  else breaker.success(permit);
+  return parseAnswer(status, text, retryAfter, call.what);
+}
+
+/** A 2xx answer parsed (empty: null); any other status as its UpstreamError. */
+export function parseAnswer(status: number, text: string, retryAfter: string | string[] | undefined, what: string): Fetched {
+  if (status >= 200 && status < 300) {
+    if (text.trim() === '') return { value: null, text };
+    try {
+      return { value: JSON.parse(text) as unknown, text };
+    } catch {
+      throw new UpstreamError(`The inventory API sent a response for ${what} that is not JSON`, 'UPSTREAM_BAD_RESPONSE', status, false);
+    }
+  }
+  let body: unknown = null;
+  try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
+  throw errorForStatus(status, what, safeReason(body), parseRetryAfter(retryAfter));
+}
+
+/** Whatever an attempt threw, as an UpstreamError: the operation's own stop first, then timeouts and connection failures. */
+export function classifyFailure(raw: unknown, scope: Pick<AttemptScope, 'stopped'>, what: string): UpstreamError {
+  if (raw instanceof UpstreamError) return raw;
+  const stop = scope.stopped(what);
+  if (stop) return stop;
+  const code = (raw as { code?: string }).code ?? '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new UpstreamError(`The inventory API did not answer ${what} in time`, 'UPSTREAM_TIMEOUT', null, true);
+  }
+  return new UpstreamError(`Could not reach the inventory API for ${what}`, 'UPSTREAM_UNAVAILABLE', null, true, NOT_SENT_CODES.has(code));
+}

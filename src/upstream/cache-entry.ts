@@ -1,0 +1,65 @@
+/**
+ * What the response cache keeps and under which names: entries (and their form in the shared
+ * store), the generation keys entries depend on, and which
+ * upstream failures a stale entry may stand in for. Used by response-cache.ts.
+ */
+import { UpstreamError } from './errors.js';
+
+/** A successful upstream answer: parsed, and the text it came as (its size, and what Redis keeps). */
+export interface Fetched { value: unknown; text: string }
+
+export interface Entry {
+  value: unknown;
+  text: string;
+  storedAt: number;
+  freshUntil: number;
+  /** Keyed by a generation: dropped when the shared store reconnects (it may have lost them). */
+  generational: boolean;
+}
+
+/**
+ * CACHE_MAX_BYTES bounds an estimate: the entry's text (kept for Redis) plus its parsed form,
+ * taken as twice the text (V8 objects of short keys and values). Not a heap measurement.
+ */
+export const HEAP_BYTES_PER_TEXT_BYTE = 3;
+export const ENTRY_OVERHEAD_BYTES = 200;
+
+/** Codes that mean the upstream could not answer: a stale entry is better than an error. */
+const OUTAGE_CODES = new Set(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'RATE_LIMITED', 'UPSTREAM_BAD_RESPONSE']);
+
+export const isOutage = (error: unknown): boolean => error instanceof UpstreamError && OUTAGE_CODES.has(error.code) && !error.local;
+
+/** The upstream refused the credential itself (401) or its access to the tenant (403). */
+export const isRefusal = (error: unknown): boolean => error instanceof UpstreamError && !error.local && (error.status === 401 || error.status === 403);
+
+/** Entries in the shared store: a header line, then the upstream's text. */
+export function serialize(entry: Entry): string {
+  return `v1 ${entry.storedAt} ${entry.freshUntil}\n${entry.text}`;
+}
+export function deserialize(raw: string, generational: boolean): Entry | null {
+  const newline = raw.indexOf('\n');
+  const header = /^v1 (\d+) (\d+)$/.exec(raw.slice(0, newline));
+  if (newline < 0 || !header) return null;
+  const text = raw.slice(newline + 1);
+  try {
+    return { value: deepFreeze(text.trim() === '' ? null : JSON.parse(text)), text, storedAt: Number(header[1]), freshUntil: Number(header[2]), generational };
+  } catch {
+    return null;
+  }
+}
+
+/** Entries are shared by operations: frozen, so no reader can change what another one sees. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r:${tenantId}:${resourceId}`;
+export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
+/** A passthrough credential's entries: all its tenants, or one of them. */
+export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
+export const isCredentialGeneration = (key: string) => key.startsWith('g:c:');
+

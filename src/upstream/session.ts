@@ -1,0 +1,226 @@
+/**
+ * The per-operation session: the operation's deadline (a timer the session owns), the GraphQL
+ * client's disconnect, close(); and the ten endpoints of the route table, each a read through the
+ * response cache (src/upstream/cached-read.ts) or an update, sent by the retry loop (retry.ts).
+ */
+import { setMaxListeners } from 'node:events';
+import type { Call } from './attempt.js';
+import { cachedRead, credentialHooks, type CachedReadScope } from './cached-read.js';
+import type { UpstreamParts } from './parts.js';
+import { operationStop, type UpstreamError } from './errors.js';
+import { cacheScope } from '../core/caller.js';
+import type { Fetched } from './cache-entry.js';
+import { sendWithRetries, type RetryScope } from './retry.js';
+import { routePath, type QueryValue } from './route-path.js';
+import { ROUTES, type RouteName } from '../core/routes.js';
+import type { Lane } from './scheduler.js';
+import { OperationStats } from '../core/operation-stats.js';
+import type { Context } from '../observability/tracing.js';
+
+export interface SessionOptions {
+  /** The caller's Authorization header, for passthrough. */
+  authorization: string | null;
+  /** Aborts when the GraphQL client disconnects. */
+  signal?: AbortSignal;
+  stats?: OperationStats;
+  /** The operation's trace context: upstream spans are its children. */
+  trace?: Context;
+}
+
+/**
+ * The abort reason of every session that ends (each request's): made once, as a DOMException
+ * captures a stack trace when made. It never leaves the session: what was cut short by it is
+ * reported as the session's own error (stopped()).
+ */
+const OPERATION_ENDED = new DOMException('The operation ended', 'AbortError');
+
+type StopKind = 'deadline' | 'client' | 'closed';
+
+export class InventorySession implements RetryScope, CachedReadScope {
+  readonly stats: OperationStats;
+  readonly authorization: string | null;
+  readonly trace: Context | undefined;
+  readonly lane: Lane;
+  /** Aborts every queued and running call of the operation: at the deadline, when the GraphQL client disconnects, or on close(). */
+  private readonly controller = new AbortController();
+  readonly signal: AbortSignal;
+  private readonly clientSignal: AbortSignal | undefined;
+  /** parts.now() at which the operation's upstream work must stop. */
+  readonly deadline: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly detachClient: () => void;
+  private closed = false;
+  dispatched = 0;
+  /** Whose cached answers this operation may see (cacheScope() in src/core/caller.ts); meaningful only when `cached`. */
+  readonly cacheScope: string;
+  /** The cache is on and this caller has a scope (passthrough without a credential has none). */
+  private readonly cached: boolean;
+  readonly credentialScope: boolean;
+  readonly provenTenants = new Set<string>();
+  readonly credentialAccepted?: (tenantId: string) => void;
+  readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
+
+  constructor(private readonly parts: UpstreamParts, options: SessionOptions) {
+    const { settings } = parts;
+    this.stats = options.stats ?? new OperationStats();
+    this.authorization = options.authorization;
+    this.trace = options.trace;
+    this.deadline = parts.now() + settings.operationTimeoutMs;
+    this.signal = this.controller.signal;
+    // Every queued and running upstream call listens on this signal; dozens at once are expected.
+    setMaxListeners(0, this.signal);
+    const controller = this.controller;
+    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
+    // depends on it, so the disconnect is read from a native copy (held by this session).
+    const clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
+    this.clientSignal = clientSignal;
+    const onClientAbort = () => controller.abort(clientSignal?.reason);
+    // Node keeps a composite signal with an abort listener alive until it aborts: the listener
+    // goes at the deadline or on close(), so a finished request's signal is not held forever.
+    const detachClient = () => clientSignal?.removeEventListener('abort', onClientAbort);
+    this.detachClient = detachClient;
+    if (clientSignal?.aborted) controller.abort(clientSignal.reason);
+    else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+    // The deadline is a timer held here, not AbortSignal.timeout(): inside AbortSignal.any a
+    // timeout signal can be garbage-collected before it fires (nodejs/node#57736). The timer
+    // holds only the controller, and is unref'd so a session never holds the process open.
+    this.timer = setTimeout(() => {
+      detachClient();
+      controller.abort(new DOMException('The operation deadline passed', 'TimeoutError'));
+    }, settings.operationTimeoutMs);
+    this.timer.unref();
+    // A queued call is checked once more when its turn comes: past the deadline it is not sent.
+    this.lane = parts.scheduler.lane(settings.upstreamMaxInFlightPerOperation, { expired: () => this.stopKind() ?? undefined });
+    const scope = settings.cache ? cacheScope(parts.auth.mode, options.authorization, settings.cache.scopeSecret) : null;
+    this.cached = parts.cache !== null && scope !== null;
+    this.cacheScope = scope ?? '';
+    this.credentialScope = scope !== null && parts.auth.mode === 'passthrough';
+    const hooks = this.credentialScope && parts.cache ? credentialHooks(parts.cache, this) : undefined;
+    this.credentialAccepted = hooks?.credentialAccepted;
+    this.credentialRefused = hooks?.credentialRefused;
+  }
+
+  /**
+   * Ends the operation's upstream work: clears the deadline timer and aborts whatever is still
+   * queued or running (nothing more is sent). Call it once the operation's response is complete.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.detachClient();
+    if (!this.signal.aborted) this.controller.abort(OPERATION_ENDED);
+  }
+
+  /** Why no more upstream calls may start for this operation, or null. */
+  private stopKind(): StopKind | null {
+    if (this.clientSignal?.aborted) return 'client';
+    if (this.closed) return 'closed';
+    if (this.signal.aborted || this.parts.now() >= this.deadline) return 'deadline';
+    return null;
+  }
+
+  stopped(what: string): UpstreamError | null {
+    const kind = this.stopKind();
+    return kind ? stopError(kind, what) : null;
+  }
+
+  /** Another operation's call, or this operation's stop error if it stops first. */
+  waitFor<T>(pending: Promise<T>, call: Call): Promise<T> {
+    const stop = this.stopped(call.what);
+    if (stop) return Promise.reject(stop);
+    return new Promise<T>((resolve, reject) => {
+      const signal = this.signal;
+      const onAbort = () => reject(stopError(this.stopKind() ?? 'closed', call.what));
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (value) => { signal.removeEventListener('abort', onAbort); resolve(value); },
+        (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
+      );
+    });
+  }
+
+  /** Waits ms, or less when the operation stops meanwhile. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.signal;
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
+  }
+
+  send(call: Call): Promise<Fetched> {
+    return sendWithRetries(this.parts, this, call);
+  }
+
+  sendInBackground(call: Call): Promise<Fetched> {
+    // A background session: it outlives this operation's response, with its own deadline.
+    const background = new InventorySession(this.parts, { authorization: this.authorization });
+    return background.send(call).finally(() => background.close());
+  }
+
+  // ---- the ten endpoints (src/upstream/routes.ts) -------------------------------------
+
+  search(tenantId: string, query: { pageNo: number; pageSize: number; sortName?: string; isDescendingOrder?: boolean; queryString?: string; includeStatus?: boolean }) {
+    return this.read('search', tenantId, undefined, query);
+  }
+  minimal(tenantId: string, query: { state?: string; locationId?: number; deviceGroupId?: number; deviceTypeId?: number; queryString?: string }) {
+    return this.read('minimal', tenantId, undefined, query);
+  }
+  detail(tenantId: string, resourceId: string) {
+    return this.read('detail', tenantId, resourceId);
+  }
+  history(tenantId: string, query: { pageNo: number; pageSize: number; queryString: string }) {
+    return this.read('history', tenantId, undefined, query);
+  }
+  historyDetail(tenantId: string, resourceId: string, additionalInfo: boolean) {
+    return this.read('historyDetail', tenantId, resourceId, additionalInfo ? { additionalInfo: true } : {});
+  }
+  antivirus(tenantId: string, query: { pageNo: number; pageSize: number; sortName: string; isDescendingOrder: boolean; queryString?: string }) {
+    return this.read('antivirus', tenantId, undefined, query);
+  }
+  applications(tenantId: string, resourceId: string) {
+    return this.read('applications', tenantId, resourceId);
+  }
+  resourceTypes(tenantId: string) {
+    return this.read('resourceTypes', tenantId);
+  }
+  availability(tenantId: string, resourceId: string, startTime: number, endTime: number) {
+    return this.read('availability', tenantId, resourceId, { startTime: String(startTime), endTime: String(endTime) }, endTime);
+  }
+
+  /** The update, then (whatever its outcome) the cached reads it may have changed are dropped everywhere. */
+  async update(tenantId: string, resourceId: string, body: Record<string, unknown>): Promise<unknown> {
+    try {
+      return (await this.send(this.call('update', tenantId, resourceId, {}, body))).value;
+    } finally {
+      await this.parts.cache?.invalidateResource(tenantId, resourceId);
+    }
+  }
+
+  /** A read: through the response cache when it is on (and this caller has a scope), else upstream. */
+  private async read(route: RouteName, tenantId: string, resourceId?: string, query: Record<string, QueryValue> = {}, windowEnd?: number): Promise<unknown> {
+    const call = this.call(route, tenantId, resourceId, query);
+    if (windowEnd !== undefined) call.windowEnd = windowEnd;
+    if (!this.cached || !this.parts.cache) return (await this.send(call)).value;
+    return cachedRead(this.parts.cache, this, call);
+  }
+
+  private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, body?: unknown): Call {
+    const spec = ROUTES[route];
+    const path = `${this.parts.basePath}${routePath(route, tenantId, resourceId, query)}`;
+    return { route, method: spec.method, tenantId, resourceId, path, body, what: spec.what(resourceId ?? '') };
+  }
+}
+
+function stopError(kind: StopKind, what: string): UpstreamError {
+  if (kind === 'client') return operationStop('The client closed the request', 'CLIENT_CLOSED_REQUEST');
+  if (kind === 'closed') return operationStop(`The operation ended before ${what} completed`, 'CLIENT_CLOSED_REQUEST');
+  return operationStop(`The operation deadline passed before ${what} completed`, 'UPSTREAM_TIMEOUT');
+}
