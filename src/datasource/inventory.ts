@@ -14,7 +14,7 @@ import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/inp
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import { answers, gather, NO_SUBFIELDS, readHelps, toResourceView, valueOf, type Gathered, type ResourceView } from '../domain/resource-view.js';
 import { readsFor, type ResourceFieldName, type ResourceFields } from '../domain/resource.js';
-import { type ResourceKind } from '../domain/resource-shapes.js';
+import type { ResourceKind } from '../domain/resource-shapes.js';
 import { toUpdateBody, validateUpdate, type UpdateResourceInput, type UserError } from '../domain/update.js';
 import { createLoaders, resourceKey, type Loaders, type ResourceKey } from '../loaders/index.js';
 import type { Logger } from '../logger.js';

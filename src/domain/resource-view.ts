@@ -4,7 +4,7 @@
  * sub-field, merged across the records an operation has read.
  */
 import { isRecord, record, str, type WireRecord } from './coerce.js';
-import { type ResourceKind } from './resource-shapes.js';
+import type { ResourceKind } from './resource-shapes.js';
 import { type RecordForm, type ResourceOrigin, type FieldLoad, type FieldSource, type SubFieldSource, RESOURCE_FIELDS, type ResourceFieldName, type ResourceFields, documents, loadsFor } from './resource.js';
 
 export interface ResourceView {

@@ -11,7 +11,7 @@ import { documentWalk, type CollectedField, type DocumentWalk } from './document
 import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
-import { type ResourceKind } from '../domain/resource-shapes.js';
+import type { ResourceKind } from '../domain/resource-shapes.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
