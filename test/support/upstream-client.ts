@@ -10,10 +10,24 @@ import { InventoryClient } from '../../src/upstream/client.js';
 
 export const UPSTREAM = 'http://inventory.test';
 
+/** Agents made since the last check: each test file runs `afterEach(checkMockUpstreams)`. */
+const open: MockAgent[] = [];
+
 export function mockUpstream(env: Record<string, string> = {}, base = `${UPSTREAM}/base`) {
   const agent = new MockAgent();
   agent.disableNetConnect();
+  open.push(agent);
   const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', ...env });
   const client = new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent'), dispatcher: agent });
   return { agent, pool: agent.get(UPSTREAM), client, config };
+}
+
+/** Every interceptor a test set up was used, and its agents are closed. */
+export async function checkMockUpstreams(): Promise<void> {
+  const agents = open.splice(0);
+  try {
+    for (const agent of agents) agent.assertNoPendingInterceptors();
+  } finally {
+    await Promise.all(agents.map((agent) => agent.close()));
+  }
 }

@@ -1,22 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { noAuth } from '../../src/upstream/auth.js';
 import { InventoryClient } from '../../src/upstream/client.js';
-import { mockUpstream } from '../support/upstream-client.js';
+import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
 const DETAIL = '/base/api/v2/tenants/t/resources/r';
 
 describe('one attempt', () => {
-  let agent: MockAgent | undefined;
   let server: Server | undefined;
+  afterEach(checkMockUpstreams);
   afterEach(async () => {
-    agent?.assertNoPendingInterceptors();
-    await agent?.close();
-    agent = undefined;
     server?.closeAllConnections();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(null)));
     server = undefined;
@@ -46,7 +42,6 @@ describe('one attempt', () => {
     [500, 'oops', 'UPSTREAM_UNAVAILABLE', false],
   ] as const)('classifies a %i answer', async (status, body, code, retried) => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(status, typeof body === 'string' ? body : JSON.stringify(body));
     const session = up.client.session({ authorization: null });
     await expect(session.detail('t', 'r')).rejects.toMatchObject({ code, status, extensions: { code, upstreamStatus: status } });
@@ -56,7 +51,6 @@ describe('one attempt', () => {
 
   it('keeps the upstream reason of a 400, stripped of URLs', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(400, { message: 'see https://inventory.test/secret' });
     const session = up.client.session({ authorization: null });
     await expect(session.detail('t', 'r')).rejects.toThrow('The inventory API rejected the request for resource r: see [url]');
@@ -65,7 +59,6 @@ describe('one attempt', () => {
 
   it('classifies a 2xx that is not JSON as UPSTREAM_BAD_RESPONSE, and an empty one as null', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(200, '<html>');
     up.pool.intercept({ path: '/base/api/v2/tenants/t/resources/e' }).reply(200, '');
     const session = up.client.session({ authorization: null });
@@ -76,7 +69,6 @@ describe('one attempt', () => {
 
   it('sends accept: application/json and, for a body, its content type', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL, method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' } }).reply(200, {});
     const session = up.client.session({ authorization: null });
     await expect(session.update('t', 'r', { a: 1 })).resolves.toEqual({});
@@ -85,7 +77,6 @@ describe('one attempt', () => {
 
   it('stops at the operation\'s call budget with OPERATION_TOO_EXPENSIVE', async () => {
     const up = mockUpstream({ MAX_UPSTREAM_CALLS: '1' });
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(200, { id: 'r' });
     const session = up.client.session({ authorization: null });
     await expect(session.detail('t', 'r')).resolves.toEqual({ id: 'r' });

@@ -1,20 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
-import { mockUpstream } from '../support/upstream-client.js';
+import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
 const DETAIL = '/base/api/v2/tenants/t/resources/r';
 
 describe('the retry loop', () => {
-  let agent: MockAgent | undefined;
-  afterEach(async () => {
-    agent?.assertNoPendingInterceptors();
-    await agent?.close();
-  });
+  afterEach(checkMockUpstreams);
 
   it('retries a failing read until it succeeds', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(503, {}).times(2);
     up.pool.intercept({ path: DETAIL }).reply(200, { id: 'r' });
     const session = up.client.session({ authorization: null });
@@ -26,7 +20,6 @@ describe('the retry loop', () => {
 
   it('waits out a Retry-After below the cap', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(429, {}, { headers: { 'retry-after': '0.3' } });
     up.pool.intercept({ path: DETAIL }).reply(200, { id: 'r' });
     const session = up.client.session({ authorization: null });
@@ -39,7 +32,6 @@ describe('the retry loop', () => {
 
   it('gives up at once on a Retry-After over UPSTREAM_MAX_RETRY_AFTER_MS', async () => {
     const up = mockUpstream({ UPSTREAM_MAX_RETRY_AFTER_MS: '100' });
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(429, {}, { headers: { 'retry-after': '5' } });
     const session = up.client.session({ authorization: null });
     const started = performance.now();
@@ -51,7 +43,6 @@ describe('the retry loop', () => {
 
   it('stops retrying when the retry budget is spent', async () => {
     const up = mockUpstream({ UPSTREAM_RETRY_BUDGET_PERCENT: '0', UPSTREAM_RETRY_BUDGET_MIN_PER_SECOND: '0' });
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL }).reply(503, {});
     const session = up.client.session({ authorization: null });
     await expect(session.detail('t', 'r')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503 });
@@ -62,7 +53,6 @@ describe('the retry loop', () => {
 
   it('does not retry an update the upstream may have received', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL, method: 'POST' }).reply(503, {});
     const session = up.client.session({ authorization: null });
     await expect(session.update('t', 'r', { name: 'x' })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503 });
@@ -72,7 +62,6 @@ describe('the retry loop', () => {
 
   it('retries an update that provably never left (connection refused)', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: DETAIL, method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     up.pool.intercept({ path: DETAIL, method: 'POST' }).reply(200, { ok: true });
     const session = up.client.session({ authorization: null });

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { routePath } from '../../src/upstream/route-path.js';
 import { ROUTES, ttlSettings } from '../../src/core/routes.js';
-import { mockUpstream } from '../support/upstream-client.js';
+import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
 describe('the route table', () => {
   it('builds each route\'s path from its template, ids and query encoded', () => {
@@ -38,15 +37,10 @@ describe('the route table', () => {
 });
 
 describe('session endpoints over the wire', () => {
-  let agent: MockAgent | undefined;
-  afterEach(async () => {
-    agent?.assertNoPendingInterceptors();
-    await agent?.close();
-  });
+  afterEach(checkMockUpstreams);
 
   it('send the table\'s method and path below the base URL\'s path', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     up.pool.intercept({ path: '/base/api/v2/tenants/t%201/resources/r%2F1', method: 'GET' }).reply(200, { id: 'r/1' });
     up.pool.intercept({ path: '/base/api/v2/tenants/t%201/resources/r%2F1', method: 'POST', body: '{"name":"x"}' }).reply(200, { ok: true });
     const session = up.client.session({ authorization: null });
@@ -57,7 +51,6 @@ describe('session endpoints over the wire', () => {
 
   it('refuse a path-walking id before any call', async () => {
     const up = mockUpstream();
-    agent = up.agent;
     const session = up.client.session({ authorization: null });
     await expect(session.detail('t', '..')).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     await expect(session.update('t', '.', {})).rejects.toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
