@@ -39,7 +39,7 @@ export function refusedCredentialPlugin(): Plugin<GatewayContext> {
           return {
             onNext({ result: next, setResult: setNext }) {
               const { payload, refused } = withoutData(next as Payload, refusedSoFar);
-              if (refused && !refusedSoFar) refusedSoFar = true;
+              refusedSoFar = refused;
               if (payload !== next) setNext(payload as never);
             },
           };

@@ -43,9 +43,14 @@ export class CredentialProofs {
 
   constructor(private readonly recheckMs: number, private readonly now: () => number) {}
 
-  private proofOf(scope: string, tenantId: string): { scoped: ScopeProofs; proof: Proof } {
+  private scopeOf(scope: string): ScopeProofs {
     let scoped = this.scopes.get(scope);
     if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    return scoped;
+  }
+
+  private proofOf(scope: string, tenantId: string): { scoped: ScopeProofs; proof: Proof } {
+    const scoped = this.scopeOf(scope);
     let proof = scoped.tenants.get(tenantId);
     if (!proof) scoped.tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null, refused: false }));
     return { scoped, proof };
@@ -99,8 +104,7 @@ export class CredentialProofs {
    * whether it had been accepted here (there may be entries to drop).
    */
   refused(scope: string, tenantId: string | null): boolean {
-    let scoped = this.scopes.get(scope);
-    if (!scoped) this.scopes.set(scope, (scoped = { refused: false, tenants: new Map() }));
+    const scoped = this.scopeOf(scope);
     if (tenantId === null) scoped.refused = true;
     else this.proofOf(scope, tenantId).proof.refused = true;
     let wasAccepted = false;
