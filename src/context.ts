@@ -1,6 +1,6 @@
 /** What every resolver gets: the request's data source (bound to the caller), settings, stats. */
 import type { GatewayConfig } from './config.js';
-import type { InventoryDataSource } from './datasource/inventory.js';
+import type { InventoryDataSource } from './datasource/data-source.js';
 import type { Logger } from './logger.js';
 import type { ObservedOperation } from './observability/plugin.js';
 import type { InventorySession } from './upstream/client.js';

@@ -5,7 +5,7 @@
  * reads the first page of the reversed order instead of asking for the total first.
  */
 import { badUserInput } from '../core/errors.js';
-import type { Page } from './inventory.js';
+import type { Page } from './records.js';
 
 export interface ConnectionArgs {
   first?: number | null;

@@ -5,7 +5,7 @@
  * Only the data source (src/datasource) uses them.
  */
 import DataLoader from 'dataloader';
-import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/inventory.js';
+import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/records.js';
 import { isRecord } from '../domain/coerce.js';
 import { toResourceView, type ResourceView } from '../domain/resource-view.js';
 import type { InventorySession } from '../upstream/client.js';

@@ -5,7 +5,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { InventoryDataSource } from '../datasource/inventory.js';
+import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';

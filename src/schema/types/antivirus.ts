@@ -1,4 +1,4 @@
-import type { AntivirusDefinition } from '../../domain/inventory.js';
+import type { AntivirusDefinition } from '../../domain/records.js';
 import { builder } from '../builder.js';
 import { connectionType } from './connection.js';
 import { AntivirusStatusEnum } from './enums.js';

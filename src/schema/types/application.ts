@@ -1,4 +1,4 @@
-import type { InstalledApplication } from '../../domain/inventory.js';
+import type { InstalledApplication } from '../../domain/records.js';
 import { builder } from '../builder.js';
 
 export const InstalledApplicationRef = builder.objectRef<InstalledApplication>('InstalledApplication').implement({

@@ -1,4 +1,4 @@
-import type { Availability, AvailabilityPeriod } from '../../domain/inventory.js';
+import type { Availability, AvailabilityPeriod } from '../../domain/records.js';
 import { builder } from '../builder.js';
 import { AvailabilityStateEnum } from './enums.js';
 

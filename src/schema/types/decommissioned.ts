@@ -1,5 +1,5 @@
 /** Decommissioned resources: the history record, and its hardware data read with additionalInfo=true only when selected. */
-import type { DecommissionedAdditional, DecommissionedResource } from '../../domain/inventory.js';
+import type { DecommissionedAdditional, DecommissionedResource } from '../../domain/records.js';
 import { builder, globalId } from '../builder.js';
 import { CloudPropertiesRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';

@@ -1,4 +1,4 @@
-import type { ResourceType } from '../../domain/inventory.js';
+import type { ResourceType } from '../../domain/records.js';
 import { badUserInput } from '../../core/errors.js';
 import { builder, globalId } from '../builder.js';
 import { filterWithInventoryId } from '../global-id.js';

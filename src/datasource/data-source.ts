@@ -9,7 +9,7 @@ import type { GatewayConfig } from '../config.js';
 import {
   toAntivirus, toDecommissioned, toPage, toResourceTypes, type AntivirusDefinition, type Availability, type DecommissionedAdditional,
   type DecommissionedResource, type InstalledApplication, type Page, type ResourceType,
-} from '../domain/inventory.js';
+} from '../domain/records.js';
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
 import { answers, gather, NO_SUBFIELDS, readHelps, toResourceView, valueOf, type Gathered, type ResourceView } from '../domain/resource-view.js';
