@@ -122,6 +122,21 @@ describe('resourceSummary', () => {
     expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(11);
   });
 
+  it('with the response cache off (CACHE=false), a count shared by aliases is still read once per operation', async () => {
+    const uncached = await startHarness({ env: { CACHE: 'false' } });
+    try {
+      const res = await uncached.query(`{ tenant(id: "client_1") {
+        a: resourceSummary(filter: { state: ACTIVE }) { total byState { count } }
+        b: resourceSummary(filter: { state: ACTIVE }) { total }
+      } }`, undefined, { 'x-upstream-stats': '1' });
+      expect(res.errors).toBeUndefined();
+      expect(upstreamCalls(uncached)).toEqual({ search: 1 });
+      expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(1);
+    } finally {
+      await uncached.close();
+    }
+  });
+
   describe('bad input', () => {
     const bad: [string, Record<string, unknown>, string][] = [
       ['a separator in text', { hostName: 'web+state:active' }, 'filter.hostName'],
@@ -130,13 +145,15 @@ describe('resourceSummary', () => {
       ['a reversed date range', { createdBetween: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }, 'filter.createdBetween'],
       ['another tenant\'s global id', { id: Buffer.from('Resource:client_2:abc').toString('base64url') }, 'filter.id'],
     ];
+    const BY_TYPE_ONLY = 'query($filter: ResourceFilter) { tenant(id: "client_1") { resourceSummary(filter: $filter) { byResourceType { count } } } }';
     it.each(bad)('%s: the search\'s error, no upstream call', async (_name, filter, field) => {
-      const summary = await h.query(SUMMARY, { tenant: 'client_1', filter });
       const search = await h.query('query($filter: ResourceFilter) { tenant(id: "client_1") { resources(first: 1, filter: $filter) { totalCount } } }', { filter });
-      expect(summary.errors).toHaveLength(1);
-      expect(summary.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
-      expect(summary.errors![0]!.message).toBe(search.errors![0]!.message);
-      expect(summary.data).toBeNull();
+      for (const summary of [await h.query(SUMMARY, { tenant: 'client_1', filter }), await h.query(BY_TYPE_ONLY, { filter })]) {
+        expect(summary.errors).toHaveLength(1);
+        expect(summary.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+        expect(summary.errors![0]!.message).toBe(search.errors![0]!.message);
+        expect(summary.data).toBeNull();
+      }
       expect(h.simulator.stats().totalCalls).toBe(0);
     });
 
