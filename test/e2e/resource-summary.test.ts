@@ -137,6 +137,26 @@ describe('resourceSummary', () => {
     }
   });
 
+  it('still renders during an outage from the counts read earlier, flagged as stale with the summary named', async () => {
+    // Short times instead of waiting out the defaults (5 s + 10 s).
+    const short = await startHarness({ env: { CACHE_TTL_SEARCH_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1' } });
+    try {
+      const tile = '{ tenant(id: "client_1") { resourceSummary { total byState { state count } } } }';
+      const fresh = await short.query(tile);
+      expect(fresh.errors).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      short.simulator.configure({ failureRate: 1, failureKinds: ['503'] });
+      const during = await short.query(tile);
+      expect(during.errors).toBeUndefined();
+      expect(during.data).toEqual(fresh.data);
+      const stale = during.extensions!.stale as { reason: string; reads: { data: string; fields: string[] }[] };
+      expect(stale.reason).toBe('upstream-error');
+      expect(stale.reads).toEqual([expect.objectContaining({ data: 'resource search', fields: expect.arrayContaining(['Tenant.resourceSummary']) })]);
+    } finally {
+      await short.close();
+    }
+  });
+
   describe('bad input', () => {
     const bad: [string, Record<string, unknown>, string][] = [
       ['a separator in text', { hostName: 'web+state:active' }, 'filter.hostName'],
