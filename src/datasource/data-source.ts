@@ -12,6 +12,7 @@ import {
 } from '../domain/records.js';
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
+import { isAskableTypeName, stateBucket, SUMMARY_STATES, typeBucket, type BucketRead, type SummaryState } from '../domain/summary.js';
 import { answers, gather, NO_SUBFIELDS, readHelps, toResourceView, valueOf, type Gathered, type ResourceView } from '../domain/resource-view.js';
 import { readsFor, type ResourceFieldName, type ResourceFields } from '../domain/resource.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
@@ -41,6 +42,11 @@ export interface MinimalListArgs {
   filter?: ResourceFilter | null;
 }
 
+/** A resource summary before its counts are read: the tenant and the checked filter. */
+export interface ResourceSummaryShape { tenantId: string; filter: ResourceFilter | null }
+export interface StateCount { state: SummaryState; count: number }
+export interface ResourceTypeCount { resourceType: ResourceType; count: number }
+
 export interface DecommissionedListArgs extends ConnectionArgs {
   filter?: DecommissionedResourceFilter | null;
 }
@@ -63,6 +69,8 @@ export class InventoryDataSource {
   private readonly details = new Map<string, ResourceView | null>();
   private readonly mismatchLogged = new Set<string>();
   private readonly typesByTenant = new Map<string, Promise<ResourceType[] | null>>();
+  /** Summary counts by tenant and queryString: a read shared by buckets and summaries of the operation is made once. */
+  private readonly counts = new Map<string, Promise<number>>();
 
   constructor(
     private readonly session: InventorySession,
@@ -190,6 +198,56 @@ export class InventoryDataSource {
       this.typesByTenant.set(tenantId, types);
     }
     return types;
+  }
+
+  // ---- counts for dashboard tiles -------------------------------------------------------------
+
+  /** Checks the filter as the search does (same errors, before any call); the counts are read per selected field. */
+  resourceSummary(tenantId: string, filter: ResourceFilter | null | undefined): ResourceSummaryShape {
+    resourceQueryString(filter);
+    return { tenantId, filter: filter ?? null };
+  }
+
+  /** The search's totalResults for a filter: one read of page size 1. */
+  private count(tenantId: string, filter: ResourceFilter | null): Promise<number> {
+    const queryString = resourceQueryString(filter);
+    const key = `${tenantId}\u0000${queryString ?? ''}`;
+    let count = this.counts.get(key);
+    if (!count) {
+      count = this.list(tenantId, () => this.session.search(tenantId, { pageNo: 1, pageSize: 1, queryString })).then((raw) => {
+        // The fields are non-null: an unknown tenant reported by another field is still an error here.
+        if (raw === null) throw gatewayError('NOT_FOUND', `Tenant '${tenantId}' was not found`, { tenantId });
+        return pageOrThrow(raw, () => null, 'the resource search').totalResults;
+      });
+      this.counts.set(key, count);
+    }
+    return count;
+  }
+
+  private bucketCount(summary: ResourceSummaryShape, read: BucketRead, narrowed: () => ResourceFilter): Promise<number> {
+    if (read === 'zero') return Promise.resolve(0);
+    return this.count(summary.tenantId, read === 'same' ? summary.filter : narrowed());
+  }
+
+  summaryTotal(summary: ResourceSummaryShape): Promise<number> {
+    return this.count(summary.tenantId, summary.filter);
+  }
+
+  summaryByState(summary: ResourceSummaryShape): Promise<StateCount[]> {
+    return Promise.all(SUMMARY_STATES.map(async (state) => ({
+      state,
+      count: await this.bucketCount(summary, stateBucket(summary.filter, state), () => ({ ...summary.filter, state })),
+    })));
+  }
+
+  /** One count per resource type of the tenant (after its types read), in the types' order. */
+  async summaryByResourceType(summary: ResourceSummaryShape): Promise<ResourceTypeCount[]> {
+    const types = await this.resourceTypes(summary.tenantId);
+    if (types === null) throw gatewayError('NOT_FOUND', `Tenant '${summary.tenantId}' was not found`, { tenantId: summary.tenantId });
+    return Promise.all(types.filter((type) => isAskableTypeName(type.name)).map(async (resourceType) => ({
+      resourceType,
+      count: await this.bucketCount(summary, typeBucket(summary.filter, resourceType.name), () => ({ ...summary.filter, resourceTypes: [resourceType.name] })),
+    })));
   }
 
   // ---- one resource ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
+import { summaryReads } from '../domain/summary.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -21,6 +22,11 @@ export interface CostSettings {
   minimalListSize: number;
   /** Assumed number of resource types. */
   resourceTypeCount: number;
+  /**
+   * The resource type names of tenants read before execution, by the tenant argument as the
+   * operation gives it (see summaryTypeTenants): a summary's count per type is then exact.
+   */
+  resourceTypeNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
@@ -30,6 +36,9 @@ const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks
 class Walker {
   /** Argument problems found before execution (so a bad nested argument costs no upstream call). */
   readonly problems: GraphQLError[] = [];
+  /** Reads the data source makes once per operation, by tenant argument: counted once too. */
+  private readonly typesListRead = new Set<string>();
+  private readonly summaryCounts = new Set<string>();
 
   constructor(
     private readonly walk: DocumentWalk,
@@ -155,7 +164,48 @@ class Walker {
     return 2 + this.pageSize(field) * this.resource(this.merged(this.nodeSelections(field.selectionSet)), 'search');
   }
 
-  tenant(set: SelectionSetNode | undefined): number {
+  /** Whether this tenant's resource types read was counted already (null: tenant unknown before execution, never shared). */
+  private typesReadCounted(tenantArg: string | null): boolean {
+    if (tenantArg === null) return false;
+    if (this.typesListRead.has(tenantArg)) return true;
+    this.typesListRead.add(tenantArg);
+    return false;
+  }
+
+  /**
+   * A resource summary: the plan of src/domain/summary.ts with the tenant's type names when they
+   * were read before execution. Counts of the same filter and bucket are one read per operation.
+   */
+  summary(field: FieldNode, tenantArg: string | null): number {
+    const selected = new Set(this.fields(field.selectionSet).map((f) => f.field.name.value));
+    const raw = this.arg(field, 'filter');
+    const filterValue = raw !== null && typeof raw === 'object' ? raw as Record<string, unknown> : {};
+    const state = typeof filterValue.state === 'string' ? filterValue.state : null;
+    // A single value is a list of one (GraphQL's input coercion).
+    const listed = typeof filterValue.resourceTypes === 'string' ? [filterValue.resourceTypes] : filterValue.resourceTypes;
+    const types = Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : null;
+    const typeNames = tenantArg === null ? null : this.settings.resourceTypeNames?.get(tenantArg) ?? null;
+    const reads = summaryReads(
+      { total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') },
+      { state, resourceTypes: types },
+      typeNames,
+      this.settings.resourceTypeCount,
+    );
+    if (tenantArg === null) return (reads.totalRead ? 1 : 0) + reads.stateReads + reads.typeReads + (reads.typesListRead ? 1 : 0);
+    // The same filter asked twice (aliases) shares its reads at run time.
+    const key = (part: string) => JSON.stringify([tenantArg, raw ?? null, part]);
+    let cost = 0;
+    for (const [part, n] of [['total', reads.totalRead ? 1 : 0], ['states', reads.stateReads], ['types', reads.typeReads]] as const) {
+      if (n > 0 && !this.summaryCounts.has(key(part))) {
+        this.summaryCounts.add(key(part));
+        cost += n;
+      }
+    }
+    if (reads.typesListRead && !this.typesReadCounted(tenantArg)) cost += 1;
+    return cost;
+  }
+
+  tenant(set: SelectionSetNode | undefined, tenantArg: string | null = null): number {
     let cost = 0;
     for (const { field } of this.fields(set)) {
       switch (field.name.value) {
@@ -179,9 +229,12 @@ class Walker {
           cost += 2 + this.pageSize(field) * (resourceSets.length ? this.resource(this.merged(resourceSets), 'antivirus') : 0);
           break;
         }
+        case 'resourceSummary':
+          cost += this.summary(field, tenantArg);
+          break;
         case 'resourceTypes': {
           const nested = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resources');
-          cost += 1 + this.settings.resourceTypeCount * nested.reduce((sum, f) => sum + this.resourceConnection(f.field), 0);
+          cost += (this.typesReadCounted(tenantArg) ? 0 : 1) + this.settings.resourceTypeCount * nested.reduce((sum, f) => sum + this.resourceConnection(f.field), 0);
           break;
         }
         default:
@@ -208,7 +261,10 @@ class Walker {
     let cost = 0;
     for (const { field } of this.fields(operation.selectionSet)) {
       const name = field.name.value;
-      if (name === 'tenant') cost += this.tenant(field.selectionSet);
+      if (name === 'tenant') {
+        const id = this.arg(field, 'id');
+        cost += this.tenant(field.selectionSet, typeof id === 'string' ? id : null);
+      }
       else if (name === 'updateResource') {
         const resource = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resource');
         cost += 2 + resource.reduce((sum, f) => sum + this.resource(f.field.selectionSet, 'detail'), 0);
@@ -220,6 +276,30 @@ class Walker {
     }
     return cost;
   }
+}
+
+/** A resource summary that counts per resource type: its tenant argument and its filter as written. */
+export interface SummaryByType { tenantArg: string; filter: ValueNode | undefined }
+
+/**
+ * The resource summaries counting per resource type under `tenant` fields whose id is known
+ * before execution: the limits plugin reads those tenants' resource types first, so the estimate
+ * knows their number (the data source keeps that read for the operation: it is made once).
+ */
+export function summariesByType(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): SummaryByType[] {
+  const walker = new Walker(documentWalk(document), variables, { maxAvailabilityWindowDays: 0, defaultPageSize: 0, maxPageSize: 0, minimalListSize: 0, resourceTypeCount: 0 });
+  const found: SummaryByType[] = [];
+  for (const { field } of walker.fields(operation.selectionSet)) {
+    if (field.name.value !== 'tenant') continue;
+    const id = walker.arg(field, 'id');
+    if (typeof id !== 'string') continue;
+    for (const { field: summary } of walker.fields(field.selectionSet)) {
+      if (summary.name.value !== 'resourceSummary') continue;
+      if (!walker.fields(summary.selectionSet).some((s) => s.field.name.value === 'byResourceType')) continue;
+      found.push({ tenantArg: id, filter: summary.arguments?.find((a) => a.name.value === 'filter')?.value });
+    }
+  }
+  return found;
 }
 
 export function estimateUpstreamCalls(

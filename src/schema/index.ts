@@ -8,6 +8,7 @@ import './types/decommissioned.js';
 import './types/antivirus.js';
 import './types/resource-type.js';
 import './types/tenant.js';
+import './types/summary.js';
 import './types/mutation.js';
 import './types/entities.js';
 import { builder } from './builder.js';

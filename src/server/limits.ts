@@ -9,7 +9,9 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
+import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls } from '../schema/cost.js';
+import { readResourceTypeNames, tenantsToReadTypesOf } from './summary-types.js';
 import { documentWalk } from '../schema/document-walk.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
@@ -86,12 +88,13 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
    * (Yoga's parse cache hands out one document object per text) and operation name.
    */
   const fixedEstimates = new WeakMap<DocumentNode, Map<string, number>>();
-  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>) => {
+  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, resourceTypeNames?: Map<string, string[]>) => {
     const key = operationName ?? '';
     const known = fixedEstimates.get(document)?.get(key);
     if (known !== undefined) return { estimate: known, problems: [] };
-    const result = estimateUpstreamCalls(document, operationName, variables, settings);
-    if (result.problems.length === 0 && !hasVariables(document, operationName)) {
+    const result = estimateUpstreamCalls(document, operationName, variables, { ...settings, resourceTypeNames });
+    // An estimate that counted a tenant's resource types holds only while they stay the same.
+    if (result.problems.length === 0 && !hasVariables(document, operationName) && !resourceTypeNames) {
       let byName = fixedEstimates.get(document);
       if (!byName) fixedEstimates.set(document, (byName = new Map()));
       byName.set(key, result.estimate);
@@ -122,26 +125,34 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       };
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const { estimate: calls, problems } = estimate(args.document, args.operationName, (args.variableValues ?? {}) as Record<string, unknown>);
-      if (problems.length > 0) {
-        setResultAndStopExecution({ errors: problems });
-        return undefined;
-      }
-      (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = calls;
-      if (calls > maxCost) {
-        setResultAndStopExecution({
-          errors: [tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
-        });
-        return undefined;
-      }
-      return {
-        // Variables that do not fit their types fail before any field runs, without a path.
-        onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in Object(result)) return;
-          const single = result as { data?: unknown; errors?: readonly GraphQLError[] };
-          if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
-        },
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const decide = (resourceTypeNames?: Map<string, string[]>): Awaited<ReturnType<NonNullable<Plugin['onExecute']>>> => {
+        const { estimate: calls, problems } = estimate(args.document, args.operationName, variables, resourceTypeNames);
+        if (problems.length > 0) {
+          setResultAndStopExecution({ errors: problems });
+          return undefined;
+        }
+        (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = calls;
+        if (calls > maxCost) {
+          setResultAndStopExecution({
+            errors: [tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
+          });
+          return undefined;
+        }
+        return {
+          // Variables that do not fit their types fail before any field runs, without a path.
+          onExecuteDone({ result, setResult }) {
+            if (Symbol.asyncIterator in Object(result)) return;
+            const single = result as { data?: unknown; errors?: readonly GraphQLError[] };
+            if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
+          },
+        };
       };
+      // Only an operation counting per resource type waits for a read before its estimate.
+      if (fixedEstimates.get(args.document)?.has(args.operationName ?? '')) return decide();
+      const tenants = tenantsToReadTypesOf(args.schema, args.document, args.operationName, variables);
+      if (tenants.length === 0) return decide();
+      return readResourceTypeNames(args.contextValue as unknown as GatewayContext, tenants).then(decide);
     },
   };
 }

@@ -15,12 +15,12 @@ const resourceFields = (forms: readonly RecordForm[]) =>
 
 /** What each kind of read feeds, in product words and schema coordinates. */
 const FED_BY: Record<RouteName, { data: string; fields: string[]; about: 'tenant' | 'resource' | 'decommissioned' }> = {
-  search: { data: 'resource search', fields: ['Tenant.resources', ...resourceFields(['search'])], about: 'tenant' },
+  search: { data: 'resource search', fields: ['Tenant.resources', 'Tenant.resourceSummary', ...resourceFields(['search'])], about: 'tenant' },
   minimal: { data: 'resource list', fields: ['Tenant.resourceList', ...resourceFields(['minimal'])], about: 'tenant' },
   detail: { data: 'resource details', fields: ['Tenant.resource', 'Query.node', ...resourceFields(DETAIL_FORMS)], about: 'resource' },
   applications: { data: 'installed applications', fields: ['Resource.applications'], about: 'resource' },
   availability: { data: 'availability', fields: ['Resource.availability'], about: 'resource' },
-  resourceTypes: { data: 'resource types', fields: ['Tenant.resourceTypes'], about: 'tenant' },
+  resourceTypes: { data: 'resource types', fields: ['Tenant.resourceTypes', 'Tenant.resourceSummary'], about: 'tenant' },
   history: { data: 'decommissioned resources', fields: ['Tenant.decommissionedResources'], about: 'tenant' },
   historyDetail: { data: 'decommissioned resource', fields: ['Tenant.decommissionedResource', 'DecommissionedResource.hardware'], about: 'decommissioned' },
   antivirus: { data: 'antivirus status', fields: ['Tenant.antivirusDefinitions'], about: 'tenant' },

@@ -44,6 +44,7 @@ const operations = (): [string, string, Record<string, unknown>?][] => [
   ['tenant entity', `query($r: [_Any!]!) { _entities(representations: $r) { ... on Tenant { resources(first: 3) { nodes { id status } } } } }`, { r: [{ __typename: 'Tenant', tenantId: 'client_1' }] }],
   ['backward page', '{ tenant(id: "client_1") { resources(last: 7) { nodes { id osName } } } }'],
   ['update and re-read', `mutation { updateResource(input: { tenantId: "client_1", id: "$general", aliasName: "estimated" }) { resource { aliasName model } userErrors { code } } }`],
+  ['resource summary with a state filter', '{ tenant(id: "client_1") { resourceSummary(filter: { state: ACTIVE, type: "DEVICE" }) { total byState { count } byResourceType { count } } } }'],
   ['everything of one tenant', `{ tenant(id: "client_1") { resources(first: 3) { totalCount } resourceTypes { name } antivirusDefinitions(first: 3) { totalCount } decommissionedResources(first: 3) { totalCount } } }`],
 ];
 

@@ -45,7 +45,7 @@ describe('schema documentation', () => {
   it('keeps the root fields, types and enum values of the design sketch', () => {
     const tenant = schema.getType('Tenant');
     expect(isObjectType(tenant) && Object.keys(tenant.getFields()).sort()).toEqual(
-      ['antivirusDefinitions', 'decommissionedResource', 'decommissionedResources', 'id', 'resource', 'resourceList', 'resourceTypes', 'resources', 'tenantId'],
+      ['antivirusDefinitions', 'decommissionedResource', 'decommissionedResources', 'id', 'resource', 'resourceList', 'resourceSummary', 'resourceTypes', 'resources', 'tenantId'],
     );
     expect(schema.getQueryType()?.getFields().tenant?.args.map((a) => a.name)).toEqual(['id']);
     for (const [name, ownId] of Object.entries(SKETCH_ENTITIES)) {
