@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { clientLoops } from '../support/load.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -59,14 +60,12 @@ describe('admission control at default settings', () => {
     const healthz: number[] = [];
     const typename: number[] = [];
     let probing = true;
-    const probe = async (samples: number[], call: () => Promise<unknown>) => {
-      while (probing) {
-        const started = performance.now();
-        await call();
-        samples.push(performance.now() - started);
-        await sleep(50);
-      }
-    };
+    const probe = (samples: number[], call: () => Promise<unknown>) => clientLoops(1, () => probing, async () => {
+      const started = performance.now();
+      await call();
+      samples.push(performance.now() - started);
+      await sleep(50);
+    });
     const probes = Promise.all([
       probe(healthz, async () => expect((await fetch(`${base}/healthz`)).status).toBe(200)),
       probe(typename, async () => expect((await post(h!.url, '{ __typename }')).data).toBe(true)),

@@ -14,13 +14,14 @@
  * line, when either is missing. Runs alone (LOAD_TESTS in vitest.config.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnWatched, waitFor, type WatchedProcess } from '../support/child-process.js';
 import { startGatewayProcess, type GatewayProcess } from '../support/gateway-process.js';
 import { assertNoSecrets } from '../support/harness.js';
 import { establishedTo, hasNginx, startNginx, type Nginx } from '../support/nginx.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { clientLoops, forMs } from '../support/load.js';
 
 const missing = [hasRedis ? null : 'redis-server', hasNginx ? null : 'nginx'].filter(Boolean).join(' ');
 if (missing) console.warn(`replicas.test.ts skipped: ${missing} not installed (apt-get install -y --no-install-recommends ${missing})`);
@@ -69,26 +70,21 @@ async function gql(url: string, query: string, variables: Record<string, unknown
 interface SimStats { calls: Record<string, number>; totalCalls: number; tokensIssued: number; requests: { route: string; url: string; clientId?: string }[] }
 
 let simUrl = '';
-let simulator: ChildProcess | null = null;
+let simulator: WatchedProcess | null = null;
 
 async function startSimulatorProcess(): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
+  const sim = spawnWatched(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
     env: {
       ...process.env, SIMULATOR_PORT: '0', SIMULATOR_CLIENT_ID: GATEWAY_CLIENT.clientId, SIMULATOR_CLIENT_SECRET: GATEWAY_CLIENT.clientSecret,
       SIMULATOR_CLIENTS: JSON.stringify([READER_1, READER_2]),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  simulator = child;
-  let output = '';
-  child.stderr!.on('data', (d) => (output += d));
-  return new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}: ${output}`)));
+  simulator = sim;
+  const output = () => `${sim.output().stdout}${sim.output().stderr}`;
+  return waitFor('the simulator to listen', async () => /listening on (http:\/\/\S+)/.exec(sim.output().stdout)?.[1], {
+    timeoutMs: 30_000,
+    intervalMs: 20,
+    gaveUp: () => (sim.running ? undefined : `exited with ${sim.child.exitCode}: ${output()}`),
   });
 }
 
@@ -137,11 +133,7 @@ async function startReplicas(count: number, env: Record<string, string>): Promis
 
 async function stopReplicas(replicas: Replica[]): Promise<void> {
   await Promise.all(replicas.map(async ({ process: p }) => {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGTERM');
-      await Promise.race([p.exited, sleep(5_000)]);
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    }
+    await p.stop(5_000);
     replicasStarted.delete(p);
   }));
 }
@@ -157,24 +149,21 @@ const stderrOf = (replicas: Replica[]) => replicas.map((r, i) => {
 
 interface LoadResult { requests: number; failures: string[]; slowestMs: number }
 async function load(url: string, options: { clients: number; ms: number; next: (i: number) => { variables: Record<string, unknown>; check: (a: GraphQLAnswer) => string | null }; query: string }): Promise<LoadResult> {
-  const end = performance.now() + options.ms;
   let index = 0;
   const failures: string[] = [];
   let slowestMs = 0;
-  await Promise.all(Array.from({ length: options.clients }, async () => {
-    while (performance.now() < end) {
-      const { variables, check } = options.next(index++);
-      const started = performance.now();
-      try {
-        const answer = await gql(url, options.query, variables);
-        const problem = answer.status !== 200 ? `HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}` : check(answer);
-        if (problem) failures.push(problem);
-      } catch (error) {
-        failures.push(`request failed: ${String(error)} ${String((error as { cause?: unknown }).cause ?? '')}`);
-      }
-      slowestMs = Math.max(slowestMs, performance.now() - started);
+  await clientLoops(options.clients, forMs(options.ms), async () => {
+    const { variables, check } = options.next(index++);
+    const started = performance.now();
+    try {
+      const answer = await gql(url, options.query, variables);
+      const problem = answer.status !== 200 ? `HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}` : check(answer);
+      if (problem) failures.push(problem);
+    } catch (error) {
+      failures.push(`request failed: ${String(error)} ${String((error as { cause?: unknown }).cause ?? '')}`);
     }
-  }));
+    slowestMs = Math.max(slowestMs, performance.now() - started);
+  });
   return { requests: index, failures, slowestMs };
 }
 
@@ -191,7 +180,7 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
     replicasStarted.clear();
     await Promise.all(nginxStarted.map((n) => n.stop()));
     await redis?.close();
-    if (simulator && simulator.exitCode === null) simulator.kill('SIGKILL');
+    if (simulator?.running) simulator.child.kill('SIGKILL');
   }, 30_000);
 
   describe('auth none: the shared cache, nginx, a Redis outage, a rotation', () => {
