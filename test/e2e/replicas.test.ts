@@ -25,7 +25,6 @@ import { gql, startFleet, stderrOf, type Fleet, type GraphQLAnswer, type Replica
 const missing = [hasRedis ? null : 'redis-server', hasNginx ? null : 'nginx'].filter(Boolean).join(' ');
 if (missing) console.warn(`replicas.test.ts skipped: ${missing} not installed (apt-get install -y --no-install-recommends ${missing})`);
 
-
 /** The signal that ends a replica in the rotation case (SIGKILL here makes that case fail: requests in flight are lost). */
 const ROTATION_SIGNAL: NodeJS.Signals = 'SIGTERM';
 
@@ -108,6 +107,55 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
       await stopReplicas(replicas);
     }, 30_000);
 
+    it('nginx keeps one connection per replica open and reuses it (keepalive, HTTP/1.1, no Connection: close)', async () => {
+      // First of this stack's cases: nothing has connected to a replica yet (the cases after
+      // leave keep-alive connections that would take seconds to close).
+      for (const r of replicas) expect(establishedTo(r.port)).toBe(0);
+      for (let i = 0; i < 30; i++) {
+        const answer = await gql(nginx!.url, LOOKUP, { id: resources[i % 3]!.id });
+        expect(answer.body.data.tenant.resource.resourceId).toBe(resources[i % 3]!.id);
+      }
+      // One worker, one request at a time, round-robin: each replica served 10 on one connection.
+      expect(replicas.map((r) => establishedTo(r.port))).toEqual([1, 1, 1]);
+      const upstreams = nginx!.accessLog().slice(-30).map((line) => /upstream=(\S+)/.exec(line)?.[1]);
+      expect(new Set(upstreams)).toEqual(new Set(replicas.map((r) => `127.0.0.1:${r.port}`)));
+    });
+
+    it('nginx closes an idle connection to a replica before the replica would (keepalive_timeout 4s < the replica\'s 5 s + 1 s)', async () => {
+      const [r1] = replicas;
+      for (let i = 0; i < 3; i++) await gql(nginx!.url, LOOKUP, { id: resources[i]!.id });
+      // A keep-alive connection of our own straight to replica 1, opened at the same time: the
+      // replica's own idle timeout.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const own = await new Promise<{ port: number; closed: Promise<number> }>((resolve, reject) => {
+        const request = http.request(r1!.url.replace('/graphql', '/healthz'), { agent }, (response) => {
+          response.resume();
+          response.on('end', () => {
+            const socket = request.socket!;
+            const at = performance.now();
+            resolve({ port: socket.localPort!, closed: new Promise((done) => socket.once('close', () => done(performance.now() - at))) });
+          });
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      try {
+        expect(replicas.map((r) => establishedTo(r.port, [own.port]))).toEqual([1, 1, 1]);
+        await sleep(4_600);
+        // nginx has closed its idle connections; the replica still holds ours.
+        expect(replicas.map((r) => establishedTo(r.port, [own.port]))).toEqual([0, 0, 0]);
+        expect(establishedTo(r1!.port)).toBe(1);
+        // The replica closes ours later: Node advertises "Keep-Alive: timeout=5" and closes after
+        // 5 s plus a 1 s buffer (Node 20.20 and 24). Had nginx kept its connections that long, a
+        // request written as the replica closed one would be lost (a POST is not passed on: 502).
+        const closedAfter = await Promise.race([own.closed, sleep(4_000).then(() => Infinity)]);
+        expect(closedAfter).toBeGreaterThan(4_900);
+        expect(closedAfter).toBeLessThan(7_000);
+      } finally {
+        agent.destroy();
+      }
+    });
+
     it('(a) a dashboard read through replica 1 costs nothing upstream when replicas 2 and 3 answer it', async () => {
       const [r1, r2, r3] = replicas;
       await simReset();
@@ -152,54 +200,6 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
         // that every other replica then shares), never once per replica.
         expect(calls.update, `round ${round}`).toBe(1);
         expect(calls.detail ?? 0, `round ${round}: ${JSON.stringify(calls)}`).toBeLessThanOrEqual(2);
-      }
-    });
-
-    it('nginx keeps one connection per replica open and reuses it (keepalive, HTTP/1.1, no Connection: close)', async () => {
-      await sleep(4_500); // nginx's idle connections from the earlier tests are closed
-      for (const r of replicas) expect(establishedTo(r.port)).toBe(0);
-      for (let i = 0; i < 30; i++) {
-        const answer = await gql(nginx!.url, LOOKUP, { id: resources[i % 3]!.id });
-        expect(answer.body.data.tenant.resource.resourceId).toBe(resources[i % 3]!.id);
-      }
-      // One worker, one request at a time, round-robin: each replica served 10 on one connection.
-      expect(replicas.map((r) => establishedTo(r.port))).toEqual([1, 1, 1]);
-      const upstreams = nginx!.accessLog().slice(-30).map((line) => /upstream=(\S+)/.exec(line)?.[1]);
-      expect(new Set(upstreams)).toEqual(new Set(replicas.map((r) => `127.0.0.1:${r.port}`)));
-    });
-
-    it('nginx closes an idle connection to a replica before the replica would (keepalive_timeout 4s < the replica\'s 5 s + 1 s)', async () => {
-      const [r1] = replicas;
-      for (let i = 0; i < 3; i++) await gql(nginx!.url, LOOKUP, { id: resources[i]!.id });
-      // A keep-alive connection of our own straight to replica 1, opened at the same time: the
-      // replica's own idle timeout.
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      const own = await new Promise<{ port: number; closed: Promise<number> }>((resolve, reject) => {
-        const request = http.request(r1!.url.replace('/graphql', '/healthz'), { agent }, (response) => {
-          response.resume();
-          response.on('end', () => {
-            const socket = request.socket!;
-            const at = performance.now();
-            resolve({ port: socket.localPort!, closed: new Promise((done) => socket.once('close', () => done(performance.now() - at))) });
-          });
-        });
-        request.on('error', reject);
-        request.end();
-      });
-      try {
-        expect(replicas.map((r) => establishedTo(r.port, [own.port]))).toEqual([1, 1, 1]);
-        await sleep(4_600);
-        // nginx has closed its idle connections; the replica still holds ours.
-        expect(replicas.map((r) => establishedTo(r.port, [own.port]))).toEqual([0, 0, 0]);
-        expect(establishedTo(r1!.port)).toBe(1);
-        // The replica closes ours later: Node advertises "Keep-Alive: timeout=5" and closes after
-        // 5 s plus a 1 s buffer (Node 20.20 and 24). Had nginx kept its connections that long, a
-        // request written as the replica closed one would be lost (a POST is not passed on: 502).
-        const closedAfter = await Promise.race([own.closed, sleep(4_000).then(() => Infinity)]);
-        expect(closedAfter).toBeGreaterThan(4_900);
-        expect(closedAfter).toBeLessThan(7_000);
-      } finally {
-        agent.destroy();
       }
     });
 
