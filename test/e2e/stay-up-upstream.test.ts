@@ -10,7 +10,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type GraphQLResponse, type Harness } from '../support/harness.js';
-import { clientLoops } from '../support/load.js';
+import { clientLoops, inPool } from '../support/load.js';
 
 let h: Harness | undefined;
 let proxy: SwitchableProxy | undefined;
@@ -29,18 +29,6 @@ const PAGE_5 = PAGE_20.replace('first: 20', 'first: 5');
 
 
 /** Runs `count` jobs, at most `concurrency` at a time. */
-async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await job(i);
-    }
-  }));
-  return results;
-}
-
 /** Distinct callers, as distinct clients would be (the upstream auth mode is none: not forwarded). */
 const caller = (i: number) => ({ authorization: `Bearer stay-up-client-${i}` });
 
@@ -105,7 +93,7 @@ describe('retries under a budget', () => {
 
     h.simulator.configure({ failureRate: 0.3, failureKinds: ['503', 'drop'] });
     h.resetCounts();
-    const results = await pool(200, 10, (i) => h!.query(PAGE_20, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
+    const results = await inPool(200, 10, (i) => h!.query(PAGE_20, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
     const stats = h.simulator.stats();
     const incomplete = results.filter((res) => res.errors !== undefined || JSON.stringify(res.data) !== JSON.stringify(expected.data));
     expect(incomplete.map((res) => res.errors?.[0])).toEqual([]);
@@ -127,7 +115,7 @@ describe('retries under a budget', () => {
     h.simulator.configure({ failureRate: 0.6, failureKinds: ['503', 'drop'] });
     h.resetCounts();
     const started = performance.now();
-    const results = await pool(100, 10, (i) => h!.query(PAGE_5, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
+    const results = await inPool(100, 10, (i) => h!.query(PAGE_5, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
     const seconds = (performance.now() - started) / 1000;
     const total = h.simulator.stats().totalCalls;
     const retries = results.reduce((sum, res) => sum + (res.extensions?.upstream as { retries: number }).retries, 0);

@@ -20,8 +20,13 @@ export function forMs(ms: number): () => boolean {
   return () => performance.now() < end;
 }
 
-/** keepGoing for loops that make `total` steps among them, then stop. */
-export function forSteps(total: number): () => boolean {
-  let left = total;
-  return () => left-- > 0;
+/** `count` jobs run by `concurrency` closed-loop clients; the results in job order. */
+export async function inPool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array<T>(count);
+  let next = 0;
+  await clientLoops(concurrency, () => next < count, async () => {
+    const i = next++;
+    results[i] = await job(i);
+  });
+  return results;
 }
