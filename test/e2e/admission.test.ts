@@ -143,10 +143,10 @@ describe('admission control at default settings', () => {
 describe('admission control settings', () => {
   it('sheds at once when the queue is full, and a client that gives up while waiting frees its place', async () => {
     h = await startHarness({
-      simulator: { latencyMs: 1500 },
+      simulator: { latencyMs: 800 },
       env: { ADMISSION_CAPACITY: '16', ADMISSION_CAPACITY_PER_CALLER: '16', MAX_ADMISSION_QUEUE: '2', MAX_ADMISSION_WAIT_MS: '8000' },
     });
-    const running = post(h.url, NESTED); // takes all 16 slots for about 4.5 s (three rounds of 1.5 s)
+    const running = post(h.url, NESTED); // takes all 16 slots for about 2.4 s (three rounds of 0.8 s)
     await sleep(200);
     const gone = new AbortController();
     const abandoned = [post(h.url, CHEAP, {}, gone.signal), post(h.url, CHEAP, {}, gone.signal)].map((p) => p.catch(() => null));
