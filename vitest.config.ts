@@ -27,12 +27,18 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30_000,
+    // One module graph per worker, not per file: evaluating the gateway's imports (Yoga, Pothos,
+    // OpenTelemetry) again for every file cost about 1-2 s each. The files share no module state
+    // that matters: each builds its own stacks, restores its spies and closes what it starts.
+    isolate: false,
     hookTimeout: 30_000,
     // The JSON report feeds the "N passed, N failed" line that CI counts (VITEST_REPORT: the
     // Node 24 run writes its own).
     reporters: ['default', ['json', { outputFile: process.env.VITEST_REPORT ?? '.vitest-report.json' }]],
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: LOAD_TESTS, sequence: { groupOrder: 0 } } },
+      // Two workers, not Vitest's default of cores - 1 (one here): these files mostly wait on
+      // sockets and timers, so one worker left a core idle and ran the project file by file.
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: LOAD_TESTS, maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'load', include: LOAD_TESTS, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
   },

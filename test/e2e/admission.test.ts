@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { clientLoops } from '../support/load.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -59,14 +60,12 @@ describe('admission control at default settings', () => {
     const healthz: number[] = [];
     const typename: number[] = [];
     let probing = true;
-    const probe = async (samples: number[], call: () => Promise<unknown>) => {
-      while (probing) {
-        const started = performance.now();
-        await call();
-        samples.push(performance.now() - started);
-        await sleep(50);
-      }
-    };
+    const probe = (samples: number[], call: () => Promise<unknown>) => clientLoops(1, () => probing, async () => {
+      const started = performance.now();
+      await call();
+      samples.push(performance.now() - started);
+      await sleep(50);
+    });
     const probes = Promise.all([
       probe(healthz, async () => expect((await fetch(`${base}/healthz`)).status).toBe(200)),
       probe(typename, async () => expect((await post(h!.url, '{ __typename }')).data).toBe(true)),
@@ -144,10 +143,10 @@ describe('admission control at default settings', () => {
 describe('admission control settings', () => {
   it('sheds at once when the queue is full, and a client that gives up while waiting frees its place', async () => {
     h = await startHarness({
-      simulator: { latencyMs: 1500 },
+      simulator: { latencyMs: 800 },
       env: { ADMISSION_CAPACITY: '16', ADMISSION_CAPACITY_PER_CALLER: '16', MAX_ADMISSION_QUEUE: '2', MAX_ADMISSION_WAIT_MS: '8000' },
     });
-    const running = post(h.url, NESTED); // takes all 16 slots for about 4.5 s (three rounds of 1.5 s)
+    const running = post(h.url, NESTED); // takes all 16 slots for about 2.4 s (three rounds of 0.8 s)
     await sleep(200);
     const gone = new AbortController();
     const abandoned = [post(h.url, CHEAP, {}, gone.signal), post(h.url, CHEAP, {}, gone.signal)].map((p) => p.catch(() => null));

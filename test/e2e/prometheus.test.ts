@@ -3,47 +3,27 @@
  * PromQL query over its HTTP API returns the upstream calls per route that the simulator counted.
  * Loopback only, a temporary config and storage directory, random ports; stopped afterwards.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnWatched, waitFor, type WatchedProcess } from '../support/child-process.js';
 import { assertNoSecrets, secretsOf, startHarness, type Harness } from '../support/harness.js';
+import { freePort } from '../support/redis-server.js';
+
+/** Prometheus answers in its own time (a scrape every 500 ms): polled every 250 ms, for up to 20 s. */
+const until = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { timeoutMs: 20_000, intervalMs: 250 });
 
 const installed = spawnSync('prometheus', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!installed) console.log('prometheus.test.ts skipped: the Debian package `prometheus` is not installed (apt-get install -y --no-install-recommends prometheus)');
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(250);
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 describe.skipIf(!installed)('Prometheus scraping the gateway', () => {
   let h: Harness;
-  let prometheus: ChildProcess;
+  let prometheus: WatchedProcess | undefined;
   let dir: string;
   let api: string;
-  const output: string[] = [];
 
   beforeAll(async () => {
     const auth = { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false };
@@ -64,21 +44,14 @@ describe.skipIf(!installed)('Prometheus scraping the gateway', () => {
     ].join('\n'));
     const port = await freePort();
     api = `http://127.0.0.1:${port}`;
-    prometheus = spawn('prometheus', [
+    prometheus = spawnWatched('prometheus', [
       `--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    prometheus.stdout?.on('data', (d: Buffer) => output.push(String(d)));
-    prometheus.stderr?.on('data', (d: Buffer) => output.push(String(d)));
+    ]);
     await until('Prometheus to be ready', async () => ((await fetch(`${api}/-/ready`)).ok ? true : undefined));
   });
 
   afterAll(async () => {
-    if (prometheus && prometheus.exitCode === null) {
-      const exited = new Promise((resolve) => prometheus.once('exit', resolve));
-      prometheus.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-      if (prometheus.exitCode === null) prometheus.kill('SIGKILL');
-    }
+    await prometheus?.stop(5_000);
     if (dir) rmSync(dir, { recursive: true, force: true });
     await h?.close();
   });
@@ -127,6 +100,7 @@ describe.skipIf(!installed)('Prometheus scraping the gateway', () => {
     const series = await (await fetch(`${api}/api/v1/series?match[]=${encodeURIComponent('{job="gateway"}')}`)).text();
     const scraped = await (await fetch(h.url.replace(/\/graphql$/, '/metrics'))).text();
     assertNoSecrets([series, scraped], [...secretsOf(h.simulator, h.config), 'gw-secret-value-123']);
-    expect(output.join('')).not.toMatch(/level=error/);
+    const { stdout, stderr } = prometheus!.output();
+    expect(stdout + stderr).not.toMatch(/level=error/);
   });
 });

@@ -119,7 +119,8 @@ describe('the response cache at its defaults', () => {
 
   it('renders a dashboard read earlier from stale entries while the upstream is down, and says which data and how old', async () => {
     // Short times instead of waiting out the defaults (5 s + 10 s; their values are tested above).
-    h = await startHarness({ env: { CACHE_TTL_SEARCH_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1' } });
+    // One retry: the default ten, with backoff, would take seconds to give up on a down upstream.
+    h = await startHarness({ env: { CACHE_TTL_SEARCH_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1', UPSTREAM_RETRIES: '1' } });
     const fresh = await h.query(DASHBOARD);
     expect(fresh.errors).toBeUndefined();
     // Past the search's TTL and its stale-while-revalidate window: only an outage serves it now.

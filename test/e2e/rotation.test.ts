@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
 import { startGatewayProcess } from '../support/gateway-process.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { clientLoops } from '../support/load.js';
 
 
 function npmStart(env: Record<string, string>) {
@@ -90,23 +91,20 @@ describe('SIGTERM to npm start', () => {
     let stop = false;
     let sigtermAt = Infinity;
     const requests: { startedAt: number; endedAt?: number; ok?: boolean; connection?: string; error?: string }[] = [];
-    const loop = async () => {
-      while (!stop) {
-        const r: (typeof requests)[number] = { startedAt: performance.now() };
-        requests.push(r);
-        try {
-          const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: query() }) });
-          const body = (await res.body.json()) as { data?: { tenant: { resources: { nodes: unknown[] } } }; errors?: unknown };
-          r.ok = res.statusCode === 200 && !body.errors && body.data?.tenant.resources.nodes.length === 3;
-          r.connection = String(res.headers.connection ?? '');
-        } catch (error) {
-          r.ok = false;
-          r.error = String(error);
-        }
-        r.endedAt = performance.now();
+    const clients = clientLoops(20, () => !stop, async () => {
+      const r: (typeof requests)[number] = { startedAt: performance.now() };
+      requests.push(r);
+      try {
+        const res = await request(url, { dispatcher: agent, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: query() }) });
+        const body = (await res.body.json()) as { data?: { tenant: { resources: { nodes: unknown[] } } }; errors?: unknown };
+        r.ok = res.statusCode === 200 && !body.errors && body.data?.tenant.resources.nodes.length === 3;
+        r.connection = String(res.headers.connection ?? '');
+      } catch (error) {
+        r.ok = false;
+        r.error = String(error);
       }
-    };
-    const clients = Array.from({ length: 20 }, loop);
+      r.endedAt = performance.now();
+    });
     await sleep(2_500);
     // The load generator stops issuing before the signal, so that every request counted as
     // in flight was sent before SIGTERM (a request written at the instant a connection closes
@@ -125,7 +123,7 @@ describe('SIGTERM to npm start', () => {
     expect(ready.headers.connection).toBe('close');
     expect(await connectOutcome(port)).toBe('ECONNREFUSED');
 
-    await Promise.all(clients);
+    await clients;
     const failed = requests.filter((r) => !r.ok);
     expect(failed, JSON.stringify(failed.slice(0, 3))).toHaveLength(0);
     expect(inFlight).toBeGreaterThanOrEqual(15);

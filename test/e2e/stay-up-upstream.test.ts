@@ -1,6 +1,7 @@
 /**
- * Staying up when the upstream does not: retries under a process-wide budget, a circuit breaker
- * that stops hammering a dead upstream, and an operation deadline that holds (also across a GC).
+ * Staying up when the upstream does not: a circuit breaker that stops hammering a dead upstream,
+ * and an operation deadline that holds (also across a GC). Retries under the process-wide budget
+ * assert no latency and run with the other files: retries-under-faults.test.ts.
  * Real parts only: the simulator over loopback HTTP, a TCP proxy in front of it that can refuse
  * connections, and the gateway over HTTP.
  */
@@ -10,6 +11,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type GraphQLResponse, type Harness } from '../support/harness.js';
+import { clientLoops } from '../support/load.js';
 
 let h: Harness | undefined;
 let proxy: SwitchableProxy | undefined;
@@ -25,20 +27,6 @@ const WINDOW = 'from: "2026-10-31T00:00:00Z", to: "2026-11-01T00:00:00Z"';
 const PAGE_20 = `{ tenant(id: "client_1") { resources(first: 20) { nodes { id hostName applications { name } availability(${WINDOW}) { downtimeSeconds } } } } }`;
 /** The same with 5 resources: 11 calls. */
 const PAGE_5 = PAGE_20.replace('first: 20', 'first: 5');
-
-
-/** Runs `count` jobs, at most `concurrency` at a time. */
-async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await job(i);
-    }
-  }));
-  return results;
-}
 
 /** Distinct callers, as distinct clients would be (the upstream auth mode is none: not forwarded). */
 const caller = (i: number) => ({ authorization: `Bearer stay-up-client-${i}` });
@@ -94,53 +82,6 @@ class SwitchableProxy {
   }
 }
 
-describe('retries under a budget', () => {
-  it('answers 200 nested 20-resource pages completely at default settings while 30% of upstream GETs fail, with at most 1.5x the fault-free calls', async () => {
-    h = await startHarness();
-    const expected = await h.query(PAGE_20);
-    expect(expected.errors).toBeUndefined();
-    const faultFreeCalls = h.simulator.stats().totalCalls;
-    expect(faultFreeCalls).toBe(41);
-
-    h.simulator.configure({ failureRate: 0.3, failureKinds: ['503', 'drop'] });
-    h.resetCounts();
-    const results = await pool(200, 10, (i) => h!.query(PAGE_20, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
-    const stats = h.simulator.stats();
-    const incomplete = results.filter((res) => res.errors !== undefined || JSON.stringify(res.data) !== JSON.stringify(expected.data));
-    expect(incomplete.map((res) => res.errors?.[0])).toEqual([]);
-    expect(stats.faults['503']).toBeGreaterThan(0);
-    expect(stats.faults.drop).toBeGreaterThan(0);
-    const ratio = stats.totalCalls / (200 * faultFreeCalls);
-    console.info(`30% faults: ${stats.totalCalls} upstream calls for 200 pages = ${ratio.toFixed(3)}x the fault-free ${200 * faultFreeCalls}; faults ${JSON.stringify(stats.faults)}`);
-    expect(ratio).toBeLessThanOrEqual(1.5);
-    // The retries the gateway reports are exactly the injected faults.
-    const retries = results.reduce((sum, res) => sum + (res.extensions?.upstream as { retries: number }).retries, 0);
-    expect(retries).toBe(stats.faults['503'] + stats.faults.drop);
-    expect(h.client.breakerState).toBe('closed');
-  }, 60_000);
-
-  it('caps the extra load at the retry budget when faults are beyond what retries should absorb', async () => {
-    // About the budget alone: the breaker is off so that the 60% fault rate cannot trip it.
-    // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
-    h = await startHarness({ env: { UPSTREAM_BREAKER_FAILURES: '0', LOG_LEVEL: 'info', CACHE: 'false' } });
-    h.simulator.configure({ failureRate: 0.6, failureKinds: ['503', 'drop'] });
-    h.resetCounts();
-    const started = performance.now();
-    const results = await pool(100, 10, (i) => h!.query(PAGE_5, undefined, { 'x-upstream-stats': '1', ...caller(i % 10) }));
-    const seconds = (performance.now() - started) / 1000;
-    const total = h.simulator.stats().totalCalls;
-    const retries = results.reduce((sum, res) => sum + (res.extensions?.upstream as { retries: number }).retries, 0);
-    const first = total - retries;
-    console.info(`60% faults: ${first} first attempts, ${retries} retries (${(retries / first).toFixed(2)} per first attempt) in ${seconds.toFixed(1)} s`);
-    // Unbounded retries would add p/(1-p) = 1.5 retries per first attempt; the budget allows
-    // 50% of the first attempts plus 10 per second (counted over a 10 s window).
-    expect(retries).toBeLessThanOrEqual(0.5 * first + 10 * Math.max(10, seconds + 10));
-    expect(retries / first).toBeLessThan(1);
-    // What could not be retried still answers, field by field.
-    expect(results.every((res) => res.data?.tenant !== undefined)).toBe(true);
-  }, 60_000);
-});
-
 describe('circuit breaker', () => {
   it('during a total outage under 20 clients answers at once, probes the upstream a few times per second, logs a handful of lines, and recovers within 5 s', async () => {
     proxy = new SwitchableProxy();
@@ -156,15 +97,13 @@ describe('circuit breaker', () => {
     const answers: Answer[] = [];
     const testStart = performance.now();
     let stop = false;
-    const clients = Array.from({ length: 20 }, async (_, client) => {
-      // Bounded in count and in time.
-      for (let i = 0; i < 2_000 && !stop && performance.now() - testStart < 30_000; i++) {
-        const start = performance.now();
-        const res = await h!.query(PAGE_5, undefined, caller(client));
-        answers.push({ start, end: performance.now(), complete: res.errors === undefined && JSON.stringify(res.data) === JSON.stringify(expected.data), codes: codes(res) });
-        // Think time: the 20 clients share this process (and its one thread) with the gateway.
-        await sleep(200);
-      }
+    // Bounded in time (the 200 ms think time bounds the count).
+    const clients = clientLoops(20, () => !stop && performance.now() - testStart < 30_000, async (client) => {
+      const start = performance.now();
+      const res = await h!.query(PAGE_5, undefined, caller(client));
+      answers.push({ start, end: performance.now(), complete: res.errors === undefined && JSON.stringify(res.data) === JSON.stringify(expected.data), codes: codes(res) });
+      // Think time: the 20 clients share this process (and its one thread) with the gateway.
+      await sleep(200);
     });
     try {
       while (answers.length < 20 && performance.now() - testStart < 10_000) await sleep(10);
@@ -218,7 +157,7 @@ describe('circuit breaker', () => {
       expect(lines.join('\n')).not.toContain('127.0.0.1');
     } finally {
       stop = true;
-      await Promise.all(clients);
+      await clients;
     }
   }, 60_000);
 

@@ -4,12 +4,12 @@
  * a temporary directory for the logs, and run in the foreground (`daemon off`) with its pid, error
  * log and temp paths in that directory, so that it runs as root without touching /var or /run.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnWatched, waitFor } from './child-process.js';
 import { root } from './gateway-process.js';
 import { freePort } from './redis-server.js';
 
@@ -94,23 +94,21 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
   const test = spawnSync(NGINX, [...args, '-t'], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
 
-  let output = '';
-  const child: ChildProcess = spawn(NGINX, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => (output += d));
-  child.stderr!.on('data', (d: Buffer) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const master = spawnWatched(NGINX, args);
+  const output = () => `${master.output().stdout}${master.output().stderr}`;
   const read = (file: string) => (existsSync(path.join(dir, file)) ? readFileSync(path.join(dir, file), 'utf8') : '');
 
-  const deadline = Date.now() + 10_000;
-  while (!(await canConnect(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      for (const pid of childrenOf(child.pid!)) killQuietly(pid);
-      child.kill('SIGKILL');
-      const log = `${output}${read('error.log')}`;
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`nginx did not start: ${log}`);
-    }
-    await sleep(50);
+  try {
+    await waitFor('nginx to listen', async () => ((await canConnect(port)) ? true : undefined), {
+      timeoutMs: 10_000,
+      gaveUp: () => (master.running ? undefined : 'exited'),
+    });
+  } catch {
+    for (const pid of childrenOf(master.child.pid!)) killQuietly(pid);
+    master.child.kill('SIGKILL');
+    const log = `${output()}${read('error.log')}`;
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`nginx did not start: ${log}`);
   }
 
   return {
@@ -118,18 +116,12 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
     port,
     conf,
     accessLog: () => read('inventory-gateway.access.log').split('\n').filter(Boolean),
-    errorLog: () => output + read('error.log'),
+    errorLog: () => output() + read('error.log'),
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const workers = childrenOf(child.pid!);
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          for (const pid of workers) killQuietly(pid);
-        }, 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      const workers = master.running ? childrenOf(master.child.pid!) : [];
+      await master.stop(5_000);
+      // A master killed after the grace period leaves its workers behind.
+      if (master.child.signalCode === 'SIGKILL') for (const pid of workers) killQuietly(pid);
       rmSync(dir, { recursive: true, force: true });
     },
   };

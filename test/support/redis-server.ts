@@ -4,12 +4,12 @@
  * stopped and started again on the same port, to play an outage and the recovery.
  * Commands go over a raw RESP socket, so this needs no Redis client library.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnWatched, waitFor, type WatchedProcess } from './child-process.js';
 
 export const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
@@ -106,54 +106,42 @@ export function respCommand(port: number, args: string[], timeoutMs = 2_000): Pr
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'gw-redis-'));
-  let child: ChildProcess | null = null;
-  let exited: Promise<void> = Promise.resolve();
+  let server: WatchedProcess | null = null;
   let log = '';
 
   async function start(): Promise<void> {
-    if (child) throw new Error('redis-server is already running');
-    const proc = spawn('redis-server', [
+    if (server) throw new Error('redis-server is already running');
+    const proc = spawnWatched('redis-server', [
       '--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no',
       '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', '--databases', '1',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
-    proc.stdout!.on('data', (d: Buffer) => (log += d));
-    proc.stderr!.on('data', (d: Buffer) => (log += d));
-    exited = new Promise<void>((resolve) => proc.once('exit', () => { if (child === proc) child = null; resolve(); }));
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      if (child !== proc) throw new Error(`redis-server exited at start: ${log.trim().slice(-500)}`);
-      try {
-        if ((await respCommand(port, ['PING'], 500)) === 'PONG') return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer PING in 10 s: ${log.trim().slice(-500)}`);
-      await sleep(50);
-    }
+    ]);
+    server = proc;
+    // Its log goes to stdout; kept across restarts (each start's process has its own output).
+    const before = log;
+    const output = () => `${before}${proc.output().stdout}${proc.output().stderr}`;
+    void proc.exited.then(() => { log = output(); if (server === proc) server = null; });
+    await waitFor('redis-server to answer PING', async () => ((await respCommand(port, ['PING'], 500)) === 'PONG' ? true : undefined), {
+      timeoutMs: 10_000,
+      gaveUp: () => (server !== proc ? `exited at start: ${output().trim().slice(-500)}` : undefined),
+    });
   }
 
   async function stop(): Promise<void> {
-    const proc = child;
-    if (!proc) return;
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
+    await server?.stop(5_000);
   }
 
   await start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    get running() { return child !== null; },
-    pause() { child?.kill('SIGSTOP'); },
-    resume() { child?.kill('SIGCONT'); },
+    get running() { return server !== null; },
+    pause() { server?.child.kill('SIGSTOP'); },
+    resume() { server?.child.kill('SIGCONT'); },
     stop,
     start,
     async flushAll() { await respCommand(port, ['FLUSHALL']); },
     command: (...args) => respCommand(port, args),
-    output: () => log,
+    output: () => (server ? `${log}${server.output().stdout}${server.output().stderr}` : log),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
