@@ -56,6 +56,7 @@ export class InventoryClient {
   private readonly ownsDispatcher: boolean;
   private readonly baseUrl: string;
   private readonly shared: SharedStore | null;
+  private readonly updateListeners = new Set<(tenantId: string, resourceId: string) => void>();
 
   constructor(options: InventoryClientOptions) {
     const { settings, logger } = options;
@@ -85,7 +86,16 @@ export class InventoryClient {
       tracing: options.telemetry?.tracing ?? null,
       now,
       random: options.random ?? Math.random,
+      resourceUpdated: (tenantId, resourceId) => {
+        for (const listener of this.updateListeners) listener(tenantId, resourceId);
+      },
     };
+  }
+
+  /** Calls the listener after each update made through this process; returns its removal. */
+  onResourceUpdated(listener: (tenantId: string, resourceId: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
   }
 
   session(options: SessionOptions): InventorySession {

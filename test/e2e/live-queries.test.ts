@@ -1,0 +1,275 @@
+/**
+ * Live queries (`@live`) end to end, with the real clients: graphql-sse (distinct connections,
+ * as Yoga serves SSE), graphql-ws over `ws`, and urql with the live-query JSON Patch applied.
+ * Changes are made at the simulator (its own REST update, not through the gateway) or through
+ * updateResource; upstream costs are the simulator's counts.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { applyJSONPatch, applyLiveQueryJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
+import { Client as UrqlClient, fetchExchange } from '@urql/core';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+
+interface Payload {
+  data?: Record<string, any> | null;
+  patch?: any[];
+  revision?: number;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+  extensions?: Record<string, any>;
+}
+
+/** Reads a stream one payload at a time, each with a deadline. */
+function reader(iterable: AsyncIterable<unknown>) {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return {
+    async next(timeoutMs = 5_000): Promise<Payload | 'done'> {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no payload within ${timeoutMs} ms`)), timeoutMs)));
+      try {
+        const next = await Promise.race([iterator.next(), timeout]);
+        return next.done ? 'done' : (next.value as Payload);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    /** Resolves false when nothing arrives within ms. */
+    async nothingWithin(ms: number): Promise<boolean> {
+      try {
+        await this.next(ms);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    close: () => iterator.return?.(),
+  };
+}
+
+const TENANT = 'client_1';
+const resourceOf = (h: Harness, index: number) => h.simulator.dataset.tenants.get(TENANT)!.resources.filter((r) => r.shape === 'general')[index]!;
+
+const DETAIL = /* GraphQL */ `
+  query ResourceCard($id: ID!) @live {
+    tenant(id: "client_1") { resource(id: $id) { id resourceId aliasName hostName state } }
+  }
+`;
+const DASHBOARD = /* GraphQL */ `
+  query Dashboard @live {
+    tenant(id: "client_1") { resources(first: 20) { totalCount nodes { id hostName aliasName state } } }
+  }
+`;
+
+/** A change made at the upstream itself (the simulator's REST update), not through the gateway. */
+async function changeAtUpstream(h: Harness, id: string, aliasName: string): Promise<void> {
+  const res = await fetch(`${h.simulator.url}/api/v2/tenants/${TENANT}/resources/${id}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-simulator-uncounted': '1' }, body: JSON.stringify({ aliasName }),
+  });
+  expect(res.status).toBe(200);
+}
+
+const sseClient = (h: Harness, headers: Record<string, string> = {}) => createSseClient({ url: h.url, singleConnection: false, headers, retryAttempts: 0 });
+const wsClient = (h: Harness) => createWsClient({ url: h.url.replace('http', 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+
+describe('live queries with a 1 s poll period (change arrival)', () => {
+  let h: Harness;
+  const PERIOD_MS = 1_000;
+  beforeAll(async () => {
+    h = await startHarness({ env: { LIVE_POLL_INTERVAL_S: '1' } });
+  });
+  afterAll(() => h.close());
+
+  it('over SSE (graphql-sse): the full result, then a JSON Patch within two poll periods of a change at the upstream; the patch applied equals the full result', async () => {
+    const r = resourceOf(h, 1);
+    const stream = reader(sseClient(h).iterate({ query: DETAIL, variables: { id: r.id } }));
+    const first = (await stream.next()) as Payload;
+    expect(first.revision).toBe(1);
+    expect(first.data!.tenant.resource.resourceId).toBe(r.id);
+    const changedAt = performance.now();
+    await changeAtUpstream(h, r.id, 'live-alias-1');
+    const second = (await stream.next(2 * PERIOD_MS + 1_500)) as Payload;
+    const elapsed = performance.now() - changedAt;
+    expect(elapsed).toBeLessThan(2 * PERIOD_MS + 500);
+    expect(second.revision).toBe(2);
+    expect(second.data).toBeUndefined();
+    expect(second.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'live-alias-1' }]);
+    const patched = applyJSONPatch(structuredClone(first.data!), second.patch as never);
+    const full = await h.query(DETAIL.replace('@live', ''), { id: r.id });
+    expect(patched).toEqual(full.data);
+    await stream.close();
+  });
+
+  it('over WebSocket (graphql-ws): a change at the upstream arrives within two poll periods', async () => {
+    const r = resourceOf(h, 2);
+    const client = wsClient(h);
+    const stream = reader(client.iterate({ query: DETAIL, variables: { id: r.id } }));
+    const first = (await stream.next()) as Payload;
+    expect(first.data!.tenant.resource.resourceId).toBe(r.id);
+    const changedAt = performance.now();
+    await changeAtUpstream(h, r.id, 'ws-alias');
+    const second = (await stream.next(2 * PERIOD_MS + 1_500)) as Payload;
+    expect(performance.now() - changedAt).toBeLessThan(2 * PERIOD_MS + 500);
+    expect(applyJSONPatch(structuredClone(first.data!), second.patch as never)).toEqual((await h.query(DETAIL.replace('@live', ''), { id: r.id })).data);
+    await stream.close();
+    await client.dispose();
+  });
+
+  it('with urql and the live-query patch applied, a client sees each new full result', async () => {
+    const r = resourceOf(h, 3);
+    const sse = sseClient(h);
+    // urql's subscription forwarding over graphql-sse, with the JSON patches applied on the way.
+    const { subscriptionExchange } = await import('@urql/core');
+    const client = new UrqlClient({
+      url: h.url,
+      exchanges: [subscriptionExchange({
+        enableAllOperations: true,
+        forwardSubscription: (request) => ({
+          subscribe: (sink) => {
+            const patched = applyLiveQueryJSONPatch(sse.iterate({ query: request.query ?? '', variables: request.variables as Record<string, unknown> }) as never);
+            let stopped = false;
+            const iterator = (patched as AsyncIterable<any>)[Symbol.asyncIterator]();
+            void (async () => {
+              for (;;) {
+                const next = await iterator.next();
+                if (next.done || stopped) break;
+                sink.next(next.value);
+              }
+              sink.complete();
+            })();
+            return { unsubscribe: () => { stopped = true; void iterator.return?.(); } };
+          },
+        }),
+      }), fetchExchange],
+    });
+    const seen: (string | null)[] = [];
+    const subscription = client.query(DETAIL, { id: r.id }).subscribe((result) => {
+      if (result.data) seen.push(result.data.tenant.resource.aliasName);
+    });
+    const until = async (predicate: () => boolean, ms: number) => {
+      const end = performance.now() + ms;
+      while (!predicate() && performance.now() < end) await sleep(25);
+    };
+    await until(() => seen.length >= 1, 5_000);
+    expect(seen).toHaveLength(1);
+    await changeAtUpstream(h, r.id, 'urql-alias');
+    await until(() => seen.includes('urql-alias'), 2 * PERIOD_MS + 1_500);
+    expect(seen.at(-1)).toBe('urql-alias');
+    subscription.unsubscribe();
+  });
+
+  it('100 viewers of one dashboard cost the upstream the polls of one, and nothing once the last leaves', async () => {
+    const measure = async (viewers: number) => {
+      const streams = Array.from({ length: viewers }, () => reader(sseClient(h).iterate({ query: DASHBOARD })));
+      const firsts = await Promise.all(streams.map((s) => s.next(10_000)));
+      for (const first of firsts) expect((first as Payload).data!.tenant.resources.nodes).toHaveLength(20);
+      const pollers = h.live.polls.size;
+      h.simulator.resetStats();
+      await sleep(3 * PERIOD_MS + 300);
+      const calls = h.simulator.stats().totalCalls;
+      return { streams, pollers, calls };
+    };
+    const one = await measure(1);
+    await one.streams[0]!.close();
+    await sleep(100);
+    expect(h.live.polls.size).toBe(0);
+    const hundred = await measure(100);
+    expect(h.live.openOperations).toBe(100);
+    // One search read: one poller whatever the number of viewers, about one poll a second.
+    expect(hundred.pollers).toBe(1);
+    expect(one.pollers).toBe(1);
+    expect(hundred.calls).toBeGreaterThanOrEqual(2);
+    expect(hundred.calls).toBeLessThanOrEqual(one.calls + 1);
+    await Promise.all(hundred.streams.map((s) => s.close()));
+    await sleep(200);
+    expect(h.live.openOperations).toBe(0);
+    expect(h.live.polls.size).toBe(0);
+    h.simulator.resetStats();
+    await sleep(2 * PERIOD_MS + 200);
+    expect(upstreamCalls(h)).toEqual({});
+  });
+
+  it('an upstream outage keeps the last result and flags it stale; after recovery changes flow again', async () => {
+    const r = resourceOf(h, 4);
+    const stream = reader(sseClient(h).iterate({ query: DETAIL, variables: { id: r.id } }));
+    const first = (await stream.next()) as Payload;
+    expect(first.extensions?.stale).toBeUndefined();
+    h.simulator.configure({ failureRate: 1, failureKinds: ['503'] });
+    const stale = (await stream.next(15_000)) as Payload;
+    // The data stands (an empty patch), the payload says it is stale because the upstream fails.
+    expect(stale.patch).toEqual([]);
+    expect(stale.extensions!.stale.reason).toBe('upstream-error');
+    expect(stale.extensions!.stale.reads[0].fields).toContain('Tenant.resource');
+    h.simulator.configure({ failureRate: 0 });
+    await changeAtUpstream(h, r.id, 'after-outage');
+    // Backed off behind the failures, the poller finds the upstream again and the change arrives.
+    let recovered: Payload | undefined;
+    for (let i = 0; i < 3 && !recovered?.patch?.some((p) => p.value === 'after-outage'); i++) recovered = (await stream.next(15_000)) as Payload;
+    expect(recovered!.patch).toContainEqual({ op: 'replace', path: '/tenant/resource/aliasName', value: 'after-outage' });
+    expect(recovered!.extensions?.stale).toBeUndefined();
+    await stream.close();
+  }, 60_000);
+});
+
+describe('live queries at the default poll period', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('polls each read at its cache TTL, at least 2 s', () => {
+    expect(h.config.live.pollIntervalMs.detail).toBe(30_000);
+    expect(h.config.live.pollIntervalMs.search).toBe(5_000);
+    expect(h.config.live.pollIntervalMs.resourceTypes).toBe(3_600_000);
+  });
+
+  it('an updateResource through the gateway reaches a WebSocket viewer within a second (no poll involved)', async () => {
+    const r = resourceOf(h, 5);
+    const client = wsClient(h);
+    const stream = reader(client.iterate({ query: DETAIL, variables: { id: r.id } }));
+    const first = (await stream.next()) as Payload;
+    expect(first.data!.tenant.resource.aliasName).not.toBe('via-gateway');
+    const pollsBefore = h.live.polls.polls;
+    const updatedAt = performance.now();
+    const update = await h.query(`mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "via-gateway" }) { userErrors { code } } }`, { id: r.id });
+    expect(update.errors).toBeUndefined();
+    const second = (await stream.next(1_000)) as Payload;
+    expect(performance.now() - updatedAt).toBeLessThan(1_000);
+    expect(applyJSONPatch(structuredClone(first.data!), second.patch as never)).toEqual((await h.query(DETAIL.replace('@live', ''), { id: r.id })).data);
+    expect(h.live.polls.polls).toBe(pollsBefore);
+    await stream.close();
+    await client.dispose();
+  });
+
+  it('sends the full result in every payload to a client that asks for no patches (GraphiQL)', async () => {
+    const r = resourceOf(h, 6);
+    const stream = reader(sseClient(h, { 'x-live-query-patch': 'none' }).iterate({ query: DETAIL, variables: { id: r.id } }));
+    await stream.next();
+    await h.query(`mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "full-again" }) { userErrors { code } } }`, { id: r.id });
+    const second = (await stream.next(1_000)) as Payload;
+    expect(second.patch).toBeUndefined();
+    expect(second.data!.tenant.resource.aliasName).toBe('full-again');
+    await stream.close();
+  });
+
+  it('ends open streams (SSE and WebSocket) when the gateway drains', async () => {
+    const r = resourceOf(h, 7);
+    const sse = reader(sseClient(h).iterate({ query: DETAIL, variables: { id: r.id } }));
+    const client = wsClient(h);
+    const ws = reader(client.iterate({ query: DETAIL, variables: { id: r.id } }));
+    await sse.next();
+    await ws.next();
+    expect(h.live.openOperations).toBe(2);
+    const started = performance.now();
+    const ending = h.endLiveOperations();
+    expect(await sse.next(2_000)).toBe('done');
+    await expect(ws.next(2_000)).rejects.toThrow();
+    await ending;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(h.live.openOperations).toBe(0);
+    expect(h.live.polls.size).toBe(0);
+    await client.dispose();
+  });
+});
