@@ -273,3 +273,59 @@ describe('live queries at the default poll period', () => {
     await client.dispose();
   });
 });
+
+describe('bounds and credentials', () => {
+  const stacks: Harness[] = [];
+  afterAll(async () => {
+    for (const h of stacks) await h.close();
+  });
+
+  it('refuses live queries beyond MAX_LIVE_OPERATIONS_PER_CALLER and MAX_LIVE_OPERATIONS with OVERLOADED, and holds no admission slot while waiting', async () => {
+    const h = await startHarness({ env: { MAX_LIVE_OPERATIONS: '3', MAX_LIVE_OPERATIONS_PER_CALLER: '2' } });
+    stacks.push(h);
+    const r = resourceOf(h, 9);
+    const open = (caller: string) => reader(sseClient(h, { authorization: `Bearer ${caller}` }).iterate({ query: DETAIL, variables: { id: r.id } }));
+    const a1 = open('a');
+    const a2 = open('a');
+    expect(((await a1.next()) as Payload).data).toBeTruthy();
+    expect(((await a2.next()) as Payload).data).toBeTruthy();
+    const a3 = (await open('a').next()) as Payload;
+    expect(a3.errors?.[0]?.extensions?.code).toBe('OVERLOADED');
+    expect(a3.errors?.[0]?.message).toMatch(/this caller/);
+    const b1 = open('b');
+    expect(((await b1.next()) as Payload).data).toBeTruthy();
+    const c1 = (await open('c').next()) as Payload;
+    expect(c1.errors?.[0]?.extensions?.code).toBe('OVERLOADED');
+    expect(c1.errors?.[0]?.message).toMatch(/the gateway/);
+    expect(h.live.openOperations).toBe(3);
+    // Waiting for a change claims no admission slot.
+    const metrics = await (await fetch(new URL('/metrics', h.url))).text();
+    expect(metrics).toMatch(/^gateway_admission_in_progress 0$/m);
+    // A closed one frees its place.
+    await a1.close();
+    await sleep(100);
+    expect(((await open('a').next()) as Payload).data).toBeTruthy();
+  });
+
+  it('ends a live query with UNAUTHENTICATED (data null) once the upstream refuses its credential', async () => {
+    const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
+    const h = await startHarness({ simulator: AUTH_ON, env: { INVENTORY_AUTH_MODE: 'passthrough', LIVE_POLL_INTERVAL_S: '1' } });
+    stacks.push(h);
+    const tokenResponse = await fetch(`${h.simulator.url}/auth/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'gw-client', client_secret: 'gw-secret-value-123' }).toString(),
+    });
+    const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+    const r = resourceOf(h, 10);
+    const stream = reader(sseClient(h, { authorization: `Bearer ${token}` }).iterate({ query: DETAIL, variables: { id: r.id } }));
+    expect(((await stream.next()) as Payload).data!.tenant.resource.resourceId).toBe(r.id);
+    expect(h.simulator.revokeToken(token)).toBe(true);
+    const refused = (await stream.next(4_000)) as Payload;
+    expect(refused.data).toBeNull();
+    expect(refused.errors?.map((e) => e.extensions?.code)).toContain('UNAUTHENTICATED');
+    expect(await stream.next(2_000)).toBe('done');
+    await sleep(100);
+    expect(h.live.openOperations).toBe(0);
+    expect(h.live.polls.size).toBe(0);
+  });
+});
