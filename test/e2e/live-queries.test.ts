@@ -12,6 +12,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 interface Payload {
   data?: Record<string, any> | null;
@@ -327,5 +328,42 @@ describe('bounds and credentials', () => {
     await sleep(100);
     expect(h.live.openOperations).toBe(0);
     expect(h.live.polls.size).toBe(0);
+  });
+});
+
+if (!hasRedis) console.warn('live-queries.test.ts: the replicas test is skipped: redis-server is not installed (apt-get install -y redis-server)');
+
+describe.skipIf(!hasRedis)('two replicas sharing a Redis', () => {
+  let redis: RedisServer;
+  let a: Harness;
+  let b: Harness;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    a = await startHarness({ env: { REDIS_URL: redis.url } });
+    b = await startHarness({ env: { REDIS_URL: redis.url }, upstreamUrl: a.simulator.url });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.close();
+  });
+
+  it('an update through one replica reaches a viewer of the other within a second; only the viewer\'s replica polls', async () => {
+    const r = resourceOf(a, 11);
+    const client = wsClient(b);
+    const stream = reader(client.iterate({ query: DETAIL, variables: { id: r.id } }));
+    const first = (await stream.next()) as Payload;
+    expect(first.data!.tenant.resource.resourceId).toBe(r.id);
+    expect(b.live.polls.size).toBe(1);
+    expect(a.live.polls.size).toBe(0);
+    const updatedAt = performance.now();
+    const update = await a.query(`mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "from-replica-a" }) { userErrors { code } } }`, { id: r.id });
+    expect(update.errors).toBeUndefined();
+    const second = (await stream.next(1_000)) as Payload;
+    expect(performance.now() - updatedAt).toBeLessThan(1_000);
+    expect(second.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'from-replica-a' }]);
+    expect(b.live.polls.polls).toBe(0);
+    await stream.close();
+    await client.dispose();
   });
 });
