@@ -287,15 +287,53 @@ export function connectUpdates(live: LiveQueries, client: InventoryClient, share
 const ends = (result: ExecutionResult) => result.errors?.some((error) => ENDING_CODES.has(error.extensions?.code as string)) ?? false;
 
 /**
- * The payloads a client gets from the store's results: the first in full (revision 1), then a
- * JSON Patch (revision n + 1) or, when the patch would be larger, the full result again
- * (revision 1); nothing when neither data nor extensions changed. Ends after a refusal, when the
- * client leaves (return()) or when the operation is ended (shutdown).
+ * The payload for each result of a live operation: the first in full (revision 1), then a JSON
+ * Patch against the previous result (revision n + 1) or, when the patch would be larger, the full
+ * result again (revision 1, which patch-applying clients take as a restart); nothing when neither
+ * data nor extensions changed. Without patches (x-live-query-patch: none): the full result each time.
+ * It holds the last result only.
+ */
+export class LivePatcher {
+  private previous: Record<string, unknown> | null = null;
+  private previousExtensions = '';
+  private revision = 0;
+
+  constructor(private readonly patches: boolean) {}
+
+  payloadOf(result: ExecutionResult): LivePayload | null {
+    const extras = { ...(result.errors ? { errors: result.errors } : {}), ...(result.extensions ? { extensions: result.extensions } : {}) };
+    const data = (result.data ?? null) as Record<string, unknown> | null;
+    if (data === null) {
+      this.previous = null;
+      return { data: null, ...extras };
+    }
+    const extensionsText = JSON.stringify(result.extensions ?? null);
+    const extensionsChanged = extensionsText !== this.previousExtensions;
+    this.previousExtensions = extensionsText;
+    const previous = this.previous;
+    this.previous = data;
+    const patch = previous === null ? null : generateJSONPatch(previous, data);
+    const unchanged = patch !== null && !Array.isArray(patch);
+    if (unchanged && !extensionsChanged && !result.errors) return null;
+    if (patch === null || !this.patches) return this.full(data, extras);
+    if (unchanged) return { patch: [], revision: ++this.revision, ...extras };
+    // The full result when the patch would be larger than it.
+    if (JSON.stringify(patch).length >= JSON.stringify(data).length) return this.full(data, extras);
+    return { patch, revision: ++this.revision, ...extras };
+  }
+
+  private full(data: Record<string, unknown>, extras: Pick<LivePayload, 'errors' | 'extensions'>): LivePayload {
+    this.revision = 1;
+    return { data, ...extras, revision: 1 };
+  }
+}
+
+/**
+ * The payloads a client gets from the store's results (LivePatcher). Ends after a refusal, when
+ * the client leaves (return()) or when the operation is ended (shutdown).
  */
 function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boolean, operation: LiveOperation): AsyncIterableIterator<LivePayload> {
-  let previous: Record<string, unknown> | null = null;
-  let previousExtensions = '';
-  let revision = 0;
+  const patcher = new LivePatcher(patches);
   let finished = false;
   let endAfterNext = false;
   let stop!: (value: IteratorResult<ExecutionResult>) => void;
@@ -309,37 +347,6 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
   };
   operation.onEnd(finish);
   const done = { done: true, value: undefined } as const;
-
-  function payloadOf(result: ExecutionResult): LivePayload | null {
-    const extras = { ...(result.errors ? { errors: result.errors } : {}), ...(result.extensions ? { extensions: result.extensions } : {}) };
-    const data = (result.data ?? null) as Record<string, unknown> | null;
-    if (data === null) {
-      previous = null;
-      return { data: null, ...extras };
-    }
-    const extensionsText = JSON.stringify(result.extensions ?? null);
-    const extensionsChanged = extensionsText !== previousExtensions;
-    previousExtensions = extensionsText;
-    if (!patches || previous === null) {
-      previous = data;
-      revision = 1;
-      return { data, ...extras, revision: 1 };
-    }
-    const patch = generateJSONPatch(previous, data);
-    previous = data;
-    if (!Array.isArray(patch)) {
-      if (!extensionsChanged && !result.errors) return null;
-      revision++;
-      return { patch: [], revision, ...extras };
-    }
-    // The full result when the patch would be larger than it.
-    if (JSON.stringify(patch).length >= JSON.stringify(data).length) {
-      revision = 1;
-      return { data, ...extras, revision: 1 };
-    }
-    revision++;
-    return { patch, revision, ...extras };
-  }
 
   return {
     [Symbol.asyncIterator]() {
@@ -356,7 +363,7 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
           finish();
           return done;
         }
-        const payload = payloadOf(next.value);
+        const payload = patcher.payloadOf(next.value);
         if (payload === null) continue;
         if (ends(next.value)) endAfterNext = true;
         return { done: false, value: payload };
