@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { startGatewayProcess } from '../support/gateway-process.js';
+import { startSimulator } from '../../src/simulator/app.js';
 
 interface Payload {
   data?: Record<string, any> | null;
@@ -369,4 +371,30 @@ describe.skipIf(!hasRedis)('two replicas sharing a Redis', () => {
     await stream.close();
     await client.dispose();
   });
+});
+
+describe('the gateway process', () => {
+  it('ends open live streams (SSE and WebSocket) on SIGTERM and exits 0 within the drain', async () => {
+    const simulator = await startSimulator({ port: 0 });
+    try {
+      const p = startGatewayProcess({ LOG_LEVEL: 'warn', PORT: '0', INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none' });
+      const url = (await p.ready).href;
+      const id = simulator.dataset.tenants.get(TENANT)!.resources[0]!.id;
+      const sse = reader(createSseClient({ url, singleConnection: false, retryAttempts: 0 }).iterate({ query: DETAIL, variables: { id } }));
+      const client = createWsClient({ url: url.replace('http', 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      const ws = reader(client.iterate({ query: DETAIL, variables: { id } }));
+      expect(((await sse.next()) as Payload).data!.tenant.resource.resourceId).toBe(id);
+      expect(((await ws.next()) as Payload).data!.tenant.resource.resourceId).toBe(id);
+      const started = performance.now();
+      p.child.kill('SIGTERM');
+      expect(await sse.next(3_000)).toBe('done');
+      await expect(ws.next(3_000)).rejects.toThrow();
+      expect(await p.exited).toBe(0);
+      // The default drain (SHUTDOWN_GRACE_MS) is 35 s: live streams do not wait for it.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      await client.dispose();
+    } finally {
+      await simulator.close();
+    }
+  }, 30_000);
 });
