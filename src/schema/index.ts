@@ -13,10 +13,11 @@ import './types/mutation.js';
 import './types/entities.js';
 import { builder } from './builder.js';
 
-const subgraph = lexicographicSortSchema(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.3' }));
-
 /**
- * The served schema is an Apollo Federation v2 subgraph (with _entities and _service), with the
- * `@live` directive of the @n1ru4l/graphql-live-query convention (src/server/live-query.ts).
+ * The Apollo Federation v2 subgraph (with _entities and _service) as a supergraph composes it:
+ * without `@live`, which only this gateway's own endpoint serves (a router does not).
  */
-export const schema = new GraphQLSchema({ ...subgraph.toConfig(), directives: [...subgraph.getDirectives(), GraphQLLiveDirective] });
+export const subgraphSchema = lexicographicSortSchema(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.3' }));
+
+/** The served schema: the subgraph with the `@live` directive of the @n1ru4l/graphql-live-query convention (src/server/live-query.ts). */
+export const schema = new GraphQLSchema({ ...subgraphSchema.toConfig(), directives: [...subgraphSchema.getDirectives(), GraphQLLiveDirective] });
