@@ -313,6 +313,24 @@ describe('bounds and credentials', () => {
     expect(((await open('a').next()) as Payload).data).toBeTruthy();
   });
 
+  it('answers bad input over WebSocket with coded GraphQL errors: syntax, unknown field, @live with @defer, a bad argument', async () => {
+    const h = await startHarness();
+    stacks.push(h);
+    const client = wsClient(h);
+    const codeOf = async (query: string): Promise<unknown> => {
+      try {
+        for await (const result of client.iterate({ query })) return result.errors?.[0]?.extensions?.code;
+      } catch (errors) {
+        return (errors as { extensions?: { code?: string } }[])[0]?.extensions?.code;
+      }
+    };
+    expect(await codeOf('query Q @live { tenant(')).toBe('GRAPHQL_PARSE_FAILED');
+    expect(await codeOf('query Q @live { nope }')).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await codeOf('query Q @live { tenant(id: "client_1") { ... @defer { resourceTypes { name } } } }')).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await codeOf('query Q @live { tenant(id: "bad id!") { resourceTypes { name } } }')).toBe('BAD_USER_INPUT');
+    await client.dispose();
+  });
+
   it('ends a live query with UNAUTHENTICATED (data null) once the upstream refuses its credential', async () => {
     const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
     const h = await startHarness({ simulator: AUTH_ON, env: { INVENTORY_AUTH_MODE: 'passthrough', LIVE_POLL_INTERVAL_S: '1' } });
