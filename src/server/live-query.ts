@@ -36,15 +36,21 @@ import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-poll
 import type { UpstreamRead } from '../upstream/session.js';
 import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
-import type { AdmissionController } from './admission.js';
+import type { AdmissionController, Refusal } from './admission.js';
 import { overloaded } from './admission.js';
 import { staleReport } from './stale-data.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';
 
-/** Codes that end a live operation: the credential will not be accepted on the next run either. */
-const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+/**
+ * Codes that end a live operation: the credential will not be accepted on the next run either;
+ * OVERLOADED only ever comes with the first execution (a re-run is put off instead).
+ */
+const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'OVERLOADED']);
+
+/** A re-run that admission refused is retried after this long (and up to twice as long, spread). */
+const RERUN_RETRY_MS = 250;
 
 /** The longest throttle a client may ask for (ms); a longer one is shortened to it. */
 const MAX_THROTTLE_MS = 60_000;
@@ -58,8 +64,12 @@ interface StoreContext {
 
 interface LiveOperation {
   caller: string;
+  /** Its own resource identifier: a re-run that admission put off is retried through it. */
+  id: string;
   /** The poll keys its last execution read. */
   reads: Set<string>;
+  /** The resource identifiers and result of its last execution (the result is the one the patcher holds). */
+  last: { identifiers: string[]; result: ExecutionResult } | null;
   end(): void;
   /** Called once when it ends. */
   onEnd(listener: () => void): void;
@@ -99,6 +109,7 @@ export class LiveQueries {
   private readonly perCaller = new Map<string, number>();
   private readonly retryAfterSeconds: number;
   private closed = false;
+  private operationCount = 0;
 
   constructor(private readonly options: LiveQueriesOptions) {
     const { config, client, logger } = options;
@@ -110,6 +121,7 @@ export class LiveQueries {
       session: (sessionOptions) => client.session(sessionOptions),
       intervalMs: config.live.pollIntervalMs,
       wake: (key, news) => this.wake(key, news),
+      gone: (tenantId, resourceId) => client.resourceGone(tenantId, resourceId),
       logger,
     });
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
@@ -188,7 +200,9 @@ export class LiveQueries {
     const enders: (() => void)[] = [];
     const operation: LiveOperation = {
       caller,
+      id: `live-operation:${++this.operationCount}`,
       reads: new Set(),
+      last: null,
       end: () => {
         if (ended) return;
         ended = true;
@@ -198,6 +212,7 @@ export class LiveQueries {
         else this.perCaller.delete(caller);
         this.polls.release(operation.reads);
         operation.reads.clear();
+        operation.last = null;
         for (const f of enders) f();
       },
       onEnd: (f) => enders.push(f),
@@ -216,7 +231,7 @@ export class LiveQueries {
     let ticket: { release(): void } | null = null;
     if (estimate > 0) {
       const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request?.signal ? AbortSignal.any([ctx.request.signal]) : undefined);
-      if (typeof outcome === 'string') return { errors: [overloaded(this.retryAfterSeconds, outcome)] };
+      if (typeof outcome === 'string') return this.putOff(operation, args, outcome);
       ticket = outcome;
     }
     const reads = new Map<string, PolledRead>();
@@ -248,14 +263,28 @@ export class LiveQueries {
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());
-    const identifiers = [...reads.values()].flatMap((r) => identifiersOf(r.key, r.read));
+    const identifiers = [operation.id, ...[...reads.values()].flatMap((r) => identifiersOf(r.key, r.read))];
     (args.contextValue as StoreContext).addResourceIdentifier(identifiers);
     for (const { key, read } of reads.values()) {
       const failing = this.polls.failingSince(key);
       if (failing) stats.noteStale({ route: read.route, tenantId: read.tenantId, resourceId: read.resourceId, ageMs: Date.now() - failing.answeredAt, reason: 'upstream-error' });
     }
     if (stats.staleReads.length > 0) result = { ...result, extensions: { ...result.extensions, stale: staleReport(stats.staleReads) } };
+    operation.last = { identifiers, result };
     return result;
+  }
+
+  /**
+   * Admission refused an execution. The first one: OVERLOADED, and the operation ends. A re-run:
+   * the viewer keeps its result (the same one again: no payload) and the re-run is retried after
+   * a short, spread-out pause, so a wall of viewers woken at once is served in turn, not shed.
+   */
+  private putOff(operation: LiveOperation, args: ExecutionArgs, reason: Refusal): ExecutionResult {
+    if (!operation.last || !this.open.has(operation)) return { errors: [overloaded(this.retryAfterSeconds, reason)] };
+    (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
+    const delay = RERUN_RETRY_MS * (1 + Math.random());
+    setTimeout(() => void this.store.invalidate(operation.id), delay).unref();
+    return operation.last.result;
   }
 }
 

@@ -133,6 +133,11 @@ export class InventoryClient {
     };
   }
 
+  /** A resource the upstream no longer has (a live poll's 404): cached reads of it and its tenant's lists are dropped everywhere. */
+  async resourceGone(tenantId: string, resourceId: string): Promise<void> {
+    await this.parts.cache?.invalidateResource(tenantId, resourceId);
+  }
+
   /** Empties the response cache's in-process level (tests and the bench start cold). */
   clearCache(): void {
     this.parts.cache?.clear();

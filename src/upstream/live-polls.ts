@@ -12,7 +12,7 @@ import type { CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isOutage, isRefusal } from './cache-entry.js';
 import type { InventorySession, SessionOptions, UpstreamRead } from './session.js';
-import type { UpstreamError } from './errors.js';
+import { UpstreamNotFound, type UpstreamError } from './errors.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
 const MAX_BACKOFF = 8;
@@ -36,6 +36,8 @@ export interface LivePollsOptions {
   intervalMs: Record<CachedRoute, number>;
   /** The readers of `key` must re-run. */
   wake(key: string, news: PollNews): void;
+  /** The read's resource is gone (404): its cached reads must go before its readers re-run. */
+  gone(tenantId: string, resourceId: string): Promise<void>;
   logger: Logger;
   now?: () => number;
 }
@@ -52,6 +54,9 @@ interface Poller {
   failingSince: number | null;
   polling: boolean;
 }
+
+/** The "hash" of an answer that says the record is gone. */
+const NOT_FOUND = 'not-found';
 
 /** A hash of the answer's content: what two polls compare. */
 const contentHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? '').digest('base64url');
@@ -129,8 +134,16 @@ export class LivePolls {
     const session = this.options.session({ authorization: poller.target.authorization });
     let news: PollNews | null = null;
     try {
-      const fetched = await session.poll(poller.target.read);
-      const hash = contentHash(fetched.value);
+      // A record that is gone is an answer too: its readers re-run and learn it (null, NOT_FOUND).
+      const hash = await session.poll(poller.target.read).then(
+        (fetched) => contentHash(fetched.value),
+        async (error: unknown) => {
+          if (!(error instanceof UpstreamNotFound)) throw error;
+          const { tenantId, resourceId } = poller.target.read;
+          if (resourceId !== undefined && poller.hash !== NOT_FOUND) await this.options.gone(tenantId, resourceId);
+          return NOT_FOUND;
+        },
+      );
       poller.answeredAt = this.now();
       if (poller.failingSince !== null) news = 'recovered';
       else if (hash !== poller.hash) news = 'changed';

@@ -195,6 +195,25 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     expect(upstreamCalls(h)).toEqual({});
   });
 
+  it('a resource that disappears upstream becomes null for its viewers', async () => {
+    const stack = await startHarness({ env: { LIVE_POLL_INTERVAL_S: '1' } });
+    try {
+      const gone = stack.simulator.dataset.tenants.get(TENANT)!.resources.at(-1)!;
+      const stream = reader(sseClient(stack).iterate({ query: DETAIL, variables: { id: gone.id } }));
+      const first = (await stream.next()) as Payload;
+      expect(first.data!.tenant.resource.resourceId).toBe(gone.id);
+      // A smaller data set: the last resources are no more (the detail answers 404).
+      stack.simulator.configure({ size: 10 });
+      const next = (await stream.next(2 * PERIOD_MS + 1_500)) as Payload;
+      // Here the full result is the smaller payload.
+      expect(next.patch).toBeUndefined();
+      expect(next.data).toEqual({ tenant: { resource: null } });
+      await stream.close();
+    } finally {
+      await stack.close();
+    }
+  });
+
   it('an upstream outage keeps the last result and flags it stale; after recovery changes flow again', async () => {
     const r = resourceOf(h, 4);
     const stream = reader(sseClient(h).iterate({ query: DETAIL, variables: { id: r.id } }));
@@ -311,6 +330,30 @@ describe('bounds and credentials', () => {
     await a1.close();
     await sleep(100);
     expect(((await open('a').next()) as Payload).data).toBeTruthy();
+  });
+
+  it('puts off re-runs that admission refuses: every viewer of a wall woken at once gets the change, none an error', async () => {
+    // One execution at a time, no waiting: a burst of re-runs is refused at once except one.
+    const h = await startHarness({ env: { ADMISSION_CAPACITY: '16', ADMISSION_CAPACITY_PER_CALLER: '16', MAX_ADMISSION_WAIT_MS: '0' } });
+    stacks.push(h);
+    const r = resourceOf(h, 12);
+    const viewers = [];
+    for (let i = 0; i < 20; i++) {
+      const viewer = reader(sseClient(h, { authorization: `Bearer viewer-${i}` }).iterate({ query: DETAIL, variables: { id: r.id } }));
+      expect(((await viewer.next()) as Payload).data!.tenant.resource.resourceId).toBe(r.id);
+      viewers.push(viewer);
+    }
+    const update = await h.query(`mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "wall" }) { userErrors { code } } }`, { id: r.id });
+    expect(update.errors).toBeUndefined();
+    const next = (await Promise.all(viewers.map((v) => v.next(5_000)))) as Payload[];
+    for (const payload of next) {
+      expect(payload.errors).toBeUndefined();
+      expect(payload.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'wall' }]);
+    }
+    const metrics = await (await fetch(new URL('/metrics', h.url))).text();
+    // Refused re-runs did happen (and were retried).
+    expect(Number(/^gateway_admission_shed_total\{reason="queue-full"\} (\d+)$/m.exec(metrics)?.[1] ?? 0)).toBeGreaterThan(0);
+    await Promise.all(viewers.map((v) => v.close()));
   });
 
   it('answers bad input over WebSocket with coded GraphQL errors: syntax, unknown field, @live with @defer, a bad argument', async () => {
