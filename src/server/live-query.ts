@@ -155,23 +155,20 @@ export class LiveQueries {
       onValidate: ({ addValidationRule }) => {
         addValidationRule(NoLiveMixedWithDeferStreamRule);
       },
-      onExecute: ({ args, executeFn, setExecuteFn, setResultAndStopExecution }) => {
+      onExecute: ({ args, executeFn, setExecuteFn }) => {
         const operationNode = getOperationAST(args.document, args.operationName);
         if (!operationNode || !isLiveQueryOperationDefinitionNode(operationNode, args.variableValues ?? undefined)) return;
         const ctx = args.contextValue as LiveContext;
         ctx.liveOperation = true;
-        const caller = callerKey(ctx);
-        const refusal = this.refusal(caller);
-        if (refusal) {
-          setResultAndStopExecution({ errors: [refusal] });
-          return;
-        }
-        const operation = this.register(caller);
-        const patches = ctx.request?.headers.get(LIVE_PATCH_HEADER)?.toLowerCase() !== 'none';
-        const runOnce = (runArgs: ExecutionArgs) => this.run(ctx, operation, executeFn as (a: ExecutionArgs) => Promise<ExecutionResult>, runArgs);
-        const liveExecute = this.store.makeExecute(runOnce as never);
+        // Counted from here, when execution starts (another plugin may still stop it before).
         setExecuteFn(async (executionArgs) => {
-          const results = await liveExecute(executionArgs as ExecutionArgs);
+          const caller = callerKey(ctx);
+          const refusal = this.refusal(caller);
+          if (refusal) return { errors: [refusal] };
+          const operation = this.register(caller);
+          const patches = ctx.request?.headers.get(LIVE_PATCH_HEADER)?.toLowerCase() !== 'none';
+          const runOnce = (runArgs: ExecutionArgs) => this.run(ctx, operation, executeFn as (a: ExecutionArgs) => Promise<ExecutionResult>, runArgs);
+          const results = await this.store.makeExecute(runOnce as never)(executionArgs as ExecutionArgs);
           if (!(Symbol.asyncIterator in Object(results))) {
             operation.end();
             return results;

@@ -356,6 +356,20 @@ describe('bounds and credentials', () => {
     await Promise.all(viewers.map((v) => v.close()));
   });
 
+  it('a live query refused before it runs (too expensive) holds no place among the open ones', async () => {
+    const h = await startHarness({ env: { MAX_UPSTREAM_CALLS: '2', MAX_LIVE_OPERATIONS: '1', MAX_LIVE_OPERATIONS_PER_CALLER: '1' } });
+    stacks.push(h);
+    for (let i = 0; i < 3; i++) {
+      const refused = (await reader(sseClient(h).iterate({ query: DASHBOARD.replace('nodes { id hostName aliasName state }', 'nodes { id applications { name } }') })).next()) as Payload;
+      expect(refused.errors?.[0]?.extensions?.code).toBe('OPERATION_TOO_EXPENSIVE');
+    }
+    expect(h.live.openOperations).toBe(0);
+    const r = resourceOf(h, 13);
+    const stream = reader(sseClient(h).iterate({ query: DETAIL, variables: { id: r.id } }));
+    expect(((await stream.next()) as Payload).data!.tenant.resource.resourceId).toBe(r.id);
+    await stream.close();
+  });
+
   it('answers bad input over WebSocket with coded GraphQL errors: syntax, unknown field, @live with @defer, a bad argument', async () => {
     const h = await startHarness();
     stacks.push(h);
