@@ -153,7 +153,11 @@ export function createGateway({
   live = new LiveQueries({ config, client, admission, logger }),
 }: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
-  served?.setSources({ ...client.metricSources(), admission: () => admission.stats() });
+  served?.setSources({
+    ...client.metricSources(),
+    admission: () => admission.stats(),
+    live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls }),
+  });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,

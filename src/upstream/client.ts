@@ -120,7 +120,7 @@ export class InventoryClient {
   }
 
   /** The gauges /metrics reads from the client (all but admission). */
-  metricSources(): Omit<MetricSources, 'admission'> {
+  metricSources(): Omit<MetricSources, 'admission' | 'live'> {
     const { breaker, scheduler, auth, cache } = this.parts;
     const shared = this.shared;
     return {

@@ -183,6 +183,9 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     // One search read: one poller whatever the number of viewers, about one poll a second.
     console.log(`live dashboard, 1 s period, 3.3 s: 1 viewer ${one.calls} upstream calls (${one.pollers} poller), 100 viewers ${hundred.calls} calls (${hundred.pollers} poller)`);
     expect(hundred.pollers).toBe(1);
+    const metrics = await (await fetch(new URL('/metrics', h.url))).text();
+    expect(metrics).toMatch(/^gateway_live_operations 100$/m);
+    expect(metrics).toMatch(/^gateway_live_pollers 1$/m);
     expect(one.pollers).toBe(1);
     expect(hundred.calls).toBeGreaterThanOrEqual(2);
     expect(hundred.calls).toBeLessThanOrEqual(one.calls + 1);
