@@ -373,6 +373,26 @@ describe('bounds and credentials', () => {
     await stream.close();
   });
 
+  it('with TRUSTED_DOCUMENTS, runs over WebSocket only a manifest\'s document, by hash', async () => {
+    const h = await startHarness({ env: { TRUSTED_DOCUMENTS: 'test/__generated__/persisted-documents.json' } });
+    stacks.push(h);
+    const [hash, document] = [...h.config.trustedDocuments!.entries()].find(([, d]) => d.startsWith('query FirstLook'))!;
+    const client = wsClient(h);
+    const first = async (payload: { query: string; extensions?: Record<string, unknown> }) => {
+      try {
+        for await (const result of client.iterate(payload)) return result;
+      } catch (errors) {
+        return { errors: errors as { extensions?: Record<string, unknown> }[] };
+      }
+    };
+    const sent = await first({ query: document });
+    expect(sent?.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const byHash = await first({ query: '', extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    expect(byHash?.errors).toBeUndefined();
+    expect((byHash as { data?: any } | undefined)?.data.tenant.resources.nodes).toHaveLength(5);
+    await client.dispose();
+  });
+
   it('answers bad input over WebSocket with coded GraphQL errors: syntax, unknown field, @live with @defer, a bad argument', async () => {
     const h = await startHarness();
     stacks.push(h);
