@@ -33,11 +33,28 @@ function documentOf(config: GatewayConfig, params: { query?: string; extensions?
   return document ?? new GraphQLError('This gateway runs only trusted documents: send the hash of one in extensions.persistedQuery.sha256Hash.', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
 }
 
+/**
+ * Browsers let any page open a WebSocket to any host (no CORS), so the Origin is checked as CORS
+ * would: no Origin (not a browser) or the gateway's own, or one CORS_ORIGINS allows.
+ */
+export function originAllowed(config: Pick<GatewayConfig, 'corsOrigins'>, origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (config.corsOrigins === '*') return true;
+  if (Array.isArray(config.corsOrigins) && config.corsOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
   const sockets = new WebSocketServer({ server, path: '/graphql' });
   useServer<Record<string, unknown> | undefined, { request: http.IncomingMessage }>({
     execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
     subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
+    // false: the socket is closed with 4403 Forbidden.
+    onConnect: (ctx) => originAllowed(config, ctx.extra.request.headers.origin, ctx.extra.request.headers.host),
     onSubscribe: async (ctx, _id, params) => {
       const upgrade = ctx.extra.request;
       const headers = new Headers();

@@ -393,6 +393,28 @@ describe('bounds and credentials', () => {
     await client.dispose();
   });
 
+  it('refuses a WebSocket from a page of another origin (no CORS_ORIGINS), and takes its own and non-browser ones', async () => {
+    const h = await startHarness();
+    stacks.push(h);
+    const origin = new URL(h.url).origin;
+    const opened = async (headers: Record<string, string>) => {
+      const client = createWsClient({
+        url: h.url.replace('http', 'ws'), retryAttempts: 0, lazy: true,
+        webSocketImpl: class extends WebSocket { constructor(url: string, protocols: string[]) { super(url, protocols, { headers }); } },
+      });
+      try {
+        for await (const result of client.iterate({ query: '{ __typename }' })) return result.data?.__typename;
+      } catch (error) {
+        return (error as { code?: number }).code;
+      } finally {
+        await client.dispose();
+      }
+    };
+    expect(await opened({ origin: 'https://evil.example' })).toBe(4403);
+    expect(await opened({ origin })).toBe('Query');
+    expect(await opened({})).toBe('Query');
+  });
+
   it('answers bad input over WebSocket with coded GraphQL errors: syntax, unknown field, @live with @defer, a bad argument', async () => {
     const h = await startHarness();
     stacks.push(h);
