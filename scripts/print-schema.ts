@@ -1,17 +1,17 @@
 /**
  * Prints the schema: schema/schema.graphql (the API the endpoint serves, printSchema) and
- * schema/subgraph.graphql (the federation SDL with its directives, printSubgraphSchema).
+ * schema/subgraph.graphql (the federation SDL with its directives, printSubgraphSchema; without @live, which a router does not serve).
  * With --check, fails when either checked-in file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
-import { schema } from '../src/schema/index.js';
+import { schema, subgraphSchema } from '../src/schema/index.js';
 
 const files: [string, string][] = [
   [fileURLToPath(new URL('../schema/schema.graphql', import.meta.url)), `${printSchema(schema)}\n`],
-  [fileURLToPath(new URL('../schema/subgraph.graphql', import.meta.url)), `${printSubgraphSchema(schema)}\n`],
+  [fileURLToPath(new URL('../schema/subgraph.graphql', import.meta.url)), `${printSubgraphSchema(subgraphSchema)}\n`],
 ];
 
 if (process.argv.includes('--check')) {

@@ -94,6 +94,17 @@ export interface GatewayConfig {
   cache: CacheSettings | null;
   /** REDIS_URL: the fleet's shared cache level and token store; null: in-process only. */
   redis: RedisSettings | null;
+  /** Live queries (`@live`, src/server/live-query.ts). */
+  live: LiveSettings;
+}
+
+export interface LiveSettings {
+  /** How often each distinct upstream read of a live operation is polled, per route (LIVE_POLL_INTERVAL_S, else the route's cache TTL, at least 2 s). */
+  pollIntervalMs: Record<CachedRoute, number>;
+  /** Open live operations in this process at most; beyond, OVERLOADED. */
+  maxOperations: number;
+  /** The same bound for one caller. */
+  maxOperationsPerCaller: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +142,24 @@ function cacheSetting(env: Env): CacheSettings | null {
     scopeSecret: env.CACHE_SCOPE_SECRET || 'inventory-gateway-cache-scope',
     credentialRecheckMs: intSetting(env, 'CACHE_CREDENTIAL_RECHECK_S', 10, 0, 3_600) * 1000,
   };
+}
+
+/** Polling faster than this would cost the upstream more than the cache saves. */
+const MIN_LIVE_POLL_S = 2;
+
+function liveSetting(env: Env): LiveSettings {
+  const fixed = env.LIVE_POLL_INTERVAL_S?.trim() ? intSetting(env, 'LIVE_POLL_INTERVAL_S', MIN_LIVE_POLL_S, 1, 86_400) : null;
+  const pollIntervalMs = {} as Record<CachedRoute, number>;
+  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, readonly [string, number]][]) {
+    // The route's TTL as the cache reads it (also when the cache is off: the same setting).
+    pollIntervalMs[route] = (fixed ?? Math.max(MIN_LIVE_POLL_S, intSetting(env, name, seconds, 0, 30 * 86_400))) * 1000;
+  }
+  const maxOperations = intSetting(env, 'MAX_LIVE_OPERATIONS', 5_000, 1, 1_000_000);
+  const maxOperationsPerCaller = intSetting(env, 'MAX_LIVE_OPERATIONS_PER_CALLER', Math.min(500, maxOperations), 1, 1_000_000);
+  if (maxOperationsPerCaller > maxOperations) {
+    throw new ConfigError(`MAX_LIVE_OPERATIONS_PER_CALLER (${maxOperationsPerCaller}) must not exceed MAX_LIVE_OPERATIONS (${maxOperations})`);
+  }
+  return { pollIntervalMs, maxOperations, maxOperationsPerCaller };
 }
 
 function redisSetting(env: Env): RedisSettings | null {
@@ -297,5 +326,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     metrics: boolSetting(env, 'METRICS', true),
     cache: cacheSetting(env),
     redis: redisSetting(env),
+    live: liveSetting(env),
   };
 }

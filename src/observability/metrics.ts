@@ -26,6 +26,13 @@ export interface AdmissionReading {
   shed: Readonly<Record<string, number>>;
 }
 
+/** Live queries (src/server/live-query.ts): open operations, shared pollers, polls made. */
+export interface LiveReading {
+  operations: number;
+  pollers: number;
+  polls: number;
+}
+
 /** What the metrics read at scrape time; set by createGateway. */
 export interface MetricSources {
   breakerState(): BreakerReading;
@@ -33,6 +40,7 @@ export interface MetricSources {
   schedulerInFlight(): number;
   tokenRequests(): number;
   admission(): AdmissionReading;
+  live(): LiveReading;
   /** Bytes held by the response cache's in-process level (0 when it is off). */
   cacheMemoryBytes(): number;
   /** Whether the shared store (Redis) is in use now; null when none is configured. */
@@ -85,6 +93,9 @@ export class GatewayMetrics {
       collect() { this.reset(); this.inc(source()?.tokenRequests() ?? 0); },
     });
     new Gauge({ name: 'gateway_admission_in_progress', help: 'Upstream call slots claimed by admitted operations.', registers, collect() { this.set(source()?.admission().inProgress ?? 0); } });
+    new Gauge({ name: 'gateway_live_operations', help: 'Open live queries (@live).', registers, collect() { this.set(source()?.live().operations ?? 0); } });
+    new Gauge({ name: 'gateway_live_pollers', help: 'Distinct upstream reads polled for the open live queries (one poller each, shared by their viewers).', registers, collect() { this.set(source()?.live().pollers ?? 0); } });
+    new Counter({ name: 'gateway_live_polls_total', help: 'Polls made for live queries.', registers, collect() { this.reset(); this.inc(source()?.live().polls ?? 0); } });
     new Gauge({ name: 'gateway_admission_queued', help: 'Operations waiting for admission.', registers, collect() { this.set(source()?.admission().queued ?? 0); } });
     new Counter({ name: 'gateway_admission_admitted_total', help: 'Operations admitted.', registers, collect() { this.reset(); this.inc(source()?.admission().admitted ?? 0); } });
     new Counter({

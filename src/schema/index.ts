@@ -1,5 +1,6 @@
 /** Assembles the schema: importing the type modules registers them on the builder. */
-import { lexicographicSortSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema } from 'graphql';
+import { GraphQLLiveDirective } from '@n1ru4l/graphql-live-query';
 import './types/scalars.js';
 import './types/enums.js';
 import './types/common.js';
@@ -13,5 +14,11 @@ import './types/mutation.js';
 import './types/entities.js';
 import { builder } from './builder.js';
 
-/** The served schema is an Apollo Federation v2 subgraph (with _entities and _service). */
-export const schema = lexicographicSortSchema(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.3' }));
+/**
+ * The Apollo Federation v2 subgraph (with _entities and _service) as a supergraph composes it:
+ * without `@live`, which only this gateway's own endpoint serves (a router does not).
+ */
+export const subgraphSchema = lexicographicSortSchema(builder.toSubGraphSchema({ linkUrl: 'https://specs.apollo.dev/federation/v2.3' }));
+
+/** The served schema: the subgraph with the `@live` directive of the @n1ru4l/graphql-live-query convention (src/server/live-query.ts). */
+export const schema = new GraphQLSchema({ ...subgraphSchema.toConfig(), directives: [...subgraphSchema.getDirectives(), GraphQLLiveDirective] });

@@ -225,7 +225,9 @@ export function admissionPlugin(controller: AdmissionController, logger: Logger)
   const retryAfterSeconds = Math.max(1, Math.ceil(controller.settings.maxAdmissionWaitMs / 1000));
   return {
     async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
-      const ctx = args.contextValue as unknown as RequestContext;
+      const ctx = args.contextValue as unknown as RequestContext & { liveOperation?: boolean };
+      // A live query claims slots per execution, not while it waits for a change (live-query.ts).
+      if (ctx.liveOperation) return undefined;
       // Unset means the estimate did not run: count the operation as one call rather than not at all.
       const estimate = ctx.estimatedUpstreamCalls ?? 1;
       if (estimate <= 0) return undefined;

@@ -11,6 +11,10 @@ import { createUpstreamAuth } from '../upstream/auth.js';
 import { createDispatcher, InventoryClient } from '../upstream/client.js';
 import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
+import { AdmissionController } from './admission.js';
+import { connectUpdates, LiveQueries } from './live-query.js';
+import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
+import type http from 'node:http';
 
 export interface AssembleOptions {
   config: GatewayConfig;
@@ -34,6 +38,12 @@ export interface AssembleOptions {
 export interface AssembledGateway {
   /** The request handler (node:http or fetch). */
   gateway: Gateway;
+  /** Live queries (open operations, pollers). */
+  live: LiveQueries;
+  /** GraphQL over WebSocket on this server's /graphql; ended by close(). */
+  serveWebSocket(server: http.Server): void;
+  /** Ends every live query (SSE and WebSocket) and closes the sockets: the start of a drain. */
+  endLiveOperations(): Promise<void>;
   client: InventoryClient;
   metrics: GatewayMetrics | null;
   /** The replicas' shared level (REDIS_URL); null: in process only. */
@@ -52,14 +62,30 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   if (shared && options.redisWaitMs) await shared.whenConnected(options.redisWaitMs);
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
   const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
-  const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle });
+  const admission = new AdmissionController(config);
+  const live = new LiveQueries({ config, client, admission, logger });
+  const disconnectUpdates = connectUpdates(live, client, shared, logger);
+  const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle, admission, live });
+  const webSockets: WebSocketEndpoint[] = [];
+  const endLiveOperations = async () => {
+    disconnectUpdates();
+    live.close();
+    await Promise.allSettled(webSockets.map((endpoint) => endpoint.close()));
+  };
   return {
     gateway,
+    live,
+    serveWebSocket(server) {
+      webSockets.push(serveWebSocket(server, gateway, config));
+    },
     client,
     metrics,
     shared,
     poolStats: () => dispatcher.stats,
+    endLiveOperations,
     async close({ cut = false } = {}) {
+      // Live streams end first (they would hold their responses open), then the sockets.
+      await endLiveOperations();
       await Promise.allSettled([tracing?.shutdown(), client.close(), cut ? dispatcher.destroy() : dispatcher.close(), shared?.close()]);
     },
   };

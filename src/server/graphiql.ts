@@ -7,9 +7,13 @@
 import { useContentEncoding } from '@whatwg-node/server';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_OPERATION } from './example-operation.js';
+import { LIVE_PATCH_HEADER } from './live-query.js';
 
-/** The header GraphiQL sends with every operation: the answer then carries `extensions.upstream`. */
-export const GRAPHIQL_HEADERS: Readonly<Record<string, string>> = { 'x-upstream-stats': '1' };
+/**
+ * The headers GraphiQL sends with every operation: the answer then carries `extensions.upstream`,
+ * and a live query's payloads carry the full result (GraphiQL shows payloads, it applies no patches).
+ */
+export const GRAPHIQL_HEADERS: Readonly<Record<string, string>> = { 'x-upstream-stats': '1', [LIVE_PATCH_HEADER]: 'none' };
 
 export function graphiqlOptions(): GraphiQLOptions {
   const headers = JSON.stringify(GRAPHIQL_HEADERS, null, 2);

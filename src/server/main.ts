@@ -38,7 +38,7 @@ if (baseUrl === null) {
 const lifecycle = { draining: false };
 // REDIS_URL: the replicas share cached answers, invalidations and the client-credentials token;
 // replicas starting together meet there (waited for up to 2 s).
-const { gateway, metrics, shared, close } = await assembleGateway({ config, baseUrl, logger, tracing, processMetrics: true, lifecycle, redisWaitMs: 2_000 });
+const { gateway, metrics, shared, close, serveWebSocket, endLiveOperations } = await assembleGateway({ config, baseUrl, logger, tracing, processMetrics: true, lifecycle, redisWaitMs: 2_000 });
 /** Responses not yet finished: the in-flight requests a drain waits for. */
 const inFlight = new Set<http.ServerResponse>();
 const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5_000 }, (req, res) => {
@@ -48,6 +48,9 @@ const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5
   if (lifecycle.draining) res.setHeader('connection', 'close');
   void gateway(req, res);
 });
+
+// GraphQL over WebSocket (graphql-transport-ws) on the same /graphql.
+serveWebSocket(server);
 
 server.on('error', (error: NodeJS.ErrnoException) => {
   console.error(error.code === 'EADDRINUSE' ? `Invalid setting: PORT ${config.port} is already in use` : `Server error: ${error.message}`);
@@ -75,6 +78,8 @@ async function shutdown(signal: string): Promise<void> {
   const started = Date.now();
   const pending = inFlight.size;
   for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+  // Live queries never finish on their own: they end now (clients reconnect to another replica).
+  await endLiveOperations();
   logger.info('shutting down: draining in-flight requests', { signal, inFlight: pending, graceMs: config.shutdownGraceMs });
   // net.Server's close, not http.Server's: the latter also destroys idle keep-alive connections at
   // once, racing with a request a client may be writing on one. They linger briefly instead (a

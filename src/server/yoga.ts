@@ -14,6 +14,7 @@ import { csrfPreventionPlugin } from './csrf.js';
 import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
+import { LiveQueries } from './live-query.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   metrics?: GatewayMetrics | null;
   /** OpenTelemetry tracing (src/observability/tracing.ts); absent: off. */
   tracing?: Tracing | null;
+  /** Live queries (`@live`); one is made when absent. */
+  live?: LiveQueries;
 }
 
 export interface Lifecycle {
@@ -145,9 +148,16 @@ function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecy
   };
 }
 
-export function createGateway({ config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.metrics, tracing = client.tracing }: GatewayOptions): Gateway {
+export function createGateway({
+  config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.metrics, tracing = client.tracing,
+  live = new LiveQueries({ config, client, admission, logger }),
+}: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
-  served?.setSources({ ...client.metricSources(), admission: () => admission.stats() });
+  served?.setSources({
+    ...client.metricSources(),
+    admission: () => admission.stats(),
+    live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls }),
+  });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   return createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -201,6 +211,8 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
       operationLimitsPlugin(config),
+      // @live: before admission, which leaves live operations to it (they claim slots per execution).
+      live.plugin(),
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
       upstreamStatsPlugin(),

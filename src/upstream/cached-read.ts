@@ -5,7 +5,7 @@
  * call, and the operation's cache statistics. Storage and policy are src/upstream/response-cache.ts.
  */
 import type { Call } from './attempt.js';
-import type { CacheRequest, Fetched, ResponseCache } from './response-cache.js';
+import type { CacheReadIo, CacheRequest, Fetched, ResponseCache } from './response-cache.js';
 import type { RetryScope } from './retry.js';
 import type { OperationStats } from '../core/operation-stats.js';
 
@@ -26,13 +26,25 @@ export interface CachedReadScope {
   readonly provenTenants: Set<string>;
 }
 
-export function cachedRead(cache: ResponseCache, scope: CachedReadScope, call: Call): Promise<unknown> {
-  const request: CacheRequest = {
+function cacheRequest(scope: CachedReadScope, call: Call): CacheRequest {
+  return {
     route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: call.path, scope: scope.cacheScope,
     windowEnd: call.windowEnd, credential: scope.credentialScope,
   };
+}
+
+export function cachedRead(cache: ResponseCache, scope: CachedReadScope, call: Call): Promise<unknown> {
+  return cache.read(cacheRequest(scope, call), readIo(scope, call));
+}
+
+/** A live poll: the upstream's answer now, refreshing the cache entry the operations read. */
+export function revalidatedRead(cache: ResponseCache, scope: CachedReadScope, call: Call): Promise<Fetched> {
+  return cache.revalidate(cacheRequest(scope, call), readIo(scope, call));
+}
+
+function readIo(scope: CachedReadScope, call: Call): CacheReadIo {
   const stats = scope.stats;
-  return cache.read(request, {
+  return {
     fetch: () => scope.send(call),
     refresh: () => scope.sendInBackground(call),
     wait: (pending) => scope.waitFor(pending, call),
@@ -42,7 +54,7 @@ export function cachedRead(cache: ResponseCache, scope: CachedReadScope, call: C
     miss: () => stats.cacheMisses++,
     coalesced: () => stats.coalesced++,
     stale: (ageMs, reason) => stats.noteStale({ route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, ageMs, reason }),
-  });
+  };
 }
 
 /** Passthrough: what the retry loop reports of the caller's credential, kept by the cache (credential-proof.ts). */

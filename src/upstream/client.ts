@@ -56,6 +56,7 @@ export class InventoryClient {
   private readonly ownsDispatcher: boolean;
   private readonly baseUrl: string;
   private readonly shared: SharedStore | null;
+  private readonly updateListeners = new Set<(tenantId: string, resourceId: string) => void>();
 
   constructor(options: InventoryClientOptions) {
     const { settings, logger } = options;
@@ -85,7 +86,16 @@ export class InventoryClient {
       tracing: options.telemetry?.tracing ?? null,
       now,
       random: options.random ?? Math.random,
+      resourceUpdated: (tenantId, resourceId) => {
+        for (const listener of this.updateListeners) listener(tenantId, resourceId);
+      },
     };
+  }
+
+  /** Calls the listener after each update made through this process; returns its removal. */
+  onResourceUpdated(listener: (tenantId: string, resourceId: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
   }
 
   session(options: SessionOptions): InventorySession {
@@ -110,7 +120,7 @@ export class InventoryClient {
   }
 
   /** The gauges /metrics reads from the client (all but admission). */
-  metricSources(): Omit<MetricSources, 'admission'> {
+  metricSources(): Omit<MetricSources, 'admission' | 'live'> {
     const { breaker, scheduler, auth, cache } = this.parts;
     const shared = this.shared;
     return {
@@ -121,6 +131,11 @@ export class InventoryClient {
       cacheMemoryBytes: () => cache?.memoryBytes ?? 0,
       sharedStoreAvailable: () => (shared ? shared.available : null),
     };
+  }
+
+  /** A resource the upstream no longer has (a live poll's 404): cached reads of it and its tenant's lists are dropped everywhere. */
+  async resourceGone(tenantId: string, resourceId: string): Promise<void> {
+    await this.parts.cache?.invalidateResource(tenantId, resourceId);
   }
 
   /** Empties the response cache's in-process level (tests and the bench start cold). */

@@ -45,4 +45,6 @@ export interface UpstreamParts {
   readonly tracing: Tracing | null;
   now(): number;
   random(): number;
+  /** After an update through this process: the live queries that read the resource re-run. */
+  resourceUpdated(tenantId: string, resourceId: string): void;
 }

@@ -183,6 +183,19 @@ export class ResponseCache {
   }
 
   /**
+   * A live query's poll: the upstream's answer now, whatever the entry's age (shared with a call
+   * in flight for the same key), stored as the fresh entry, so the operations it wakes read it
+   * from here. Its text is what the poller hashes.
+   */
+  async revalidate(request: CacheRequest, io: CacheReadIo): Promise<Fetched> {
+    const ttl = this.ttlMs(request);
+    if (ttl <= 0) return io.fetch();
+    const dependencies = this.dependencies(request);
+    const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
+    return this.load(key, request, io, ttl, dependencies.length > 0);
+  }
+
+  /**
    * Null when the operation may read the credential's entries now (proven recently, or by the
    * read it waited for); else this read proves it: settle it with the upstream's answer.
    */

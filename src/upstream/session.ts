@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Call } from './attempt.js';
-import { cachedRead, credentialHooks, type CachedReadScope } from './cached-read.js';
+import { cachedRead, credentialHooks, revalidatedRead, type CachedReadScope } from './cached-read.js';
 import type { UpstreamParts } from './parts.js';
 import { operationStop, type UpstreamError } from './errors.js';
 import { cacheScope } from '../core/caller.js';
@@ -25,6 +25,17 @@ export interface SessionOptions {
   stats?: OperationStats;
   /** The operation's trace context: upstream spans are its children. */
   trace?: Context;
+  /** Told of each read the operation made (a live query's pollers are made from them). */
+  onRead?: (read: UpstreamRead, value: unknown) => void;
+}
+
+/** A read as a live query's poller repeats it (src/upstream/live-polls.ts). */
+export interface UpstreamRead {
+  route: RouteName;
+  tenantId: string;
+  resourceId?: string;
+  query: Record<string, QueryValue>;
+  windowEnd?: number;
 }
 
 /**
@@ -59,12 +70,14 @@ export class InventorySession implements RetryScope, CachedReadScope {
   readonly provenTenants = new Set<string>();
   readonly credentialAccepted?: (tenantId: string) => void;
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
+  private readonly onRead: SessionOptions['onRead'];
 
   constructor(private readonly parts: UpstreamParts, options: SessionOptions) {
     const { settings } = parts;
     this.stats = options.stats ?? new OperationStats();
     this.authorization = options.authorization;
     this.trace = options.trace;
+    this.onRead = options.onRead;
     this.deadline = parts.now() + settings.operationTimeoutMs;
     this.signal = this.controller.signal;
     // Every queued and running upstream call listens on this signal; dozens at once are expected.
@@ -195,12 +208,16 @@ export class InventorySession implements RetryScope, CachedReadScope {
     return this.read('availability', tenantId, resourceId, { startTime: String(startTime), endTime: String(endTime) }, endTime);
   }
 
-  /** The update, then (whatever its outcome) the cached reads it may have changed are dropped everywhere. */
+  /**
+   * The update, then (whatever its outcome) the cached reads it may have changed are dropped
+   * everywhere and the live queries that read them are told.
+   */
   async update(tenantId: string, resourceId: string, body: Record<string, unknown>): Promise<unknown> {
     try {
       return (await this.send(this.call('update', tenantId, resourceId, {}, body))).value;
     } finally {
       await this.parts.cache?.invalidateResource(tenantId, resourceId);
+      this.parts.resourceUpdated(tenantId, resourceId);
     }
   }
 
@@ -208,8 +225,22 @@ export class InventorySession implements RetryScope, CachedReadScope {
   private async read(route: RouteName, tenantId: string, resourceId?: string, query: Record<string, QueryValue> = {}, windowEnd?: number): Promise<unknown> {
     const call = this.call(route, tenantId, resourceId, query);
     if (windowEnd !== undefined) call.windowEnd = windowEnd;
-    if (!this.cached || !this.parts.cache) return (await this.send(call)).value;
-    return cachedRead(this.parts.cache, this, call);
+    const value = !this.cached || !this.parts.cache ? (await this.send(call)).value : await cachedRead(this.parts.cache, this, call);
+    this.onRead?.({ route, tenantId, resourceId, query, windowEnd }, value);
+    return value;
+  }
+
+  /** The upstream path of a read (with the scope, a live poller's identity). */
+  pathOf(read: UpstreamRead): string {
+    return this.call(read.route, read.tenantId, read.resourceId, read.query).path;
+  }
+
+  /** A live poll of a read: the upstream's answer now; with the cache on, it becomes the fresh entry. */
+  async poll(read: UpstreamRead): Promise<Fetched> {
+    const call = this.call(read.route, read.tenantId, read.resourceId, read.query);
+    if (read.windowEnd !== undefined) call.windowEnd = read.windowEnd;
+    if (!this.cached || !this.parts.cache) return this.send(call);
+    return revalidatedRead(this.parts.cache, this, call);
   }
 
   private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, body?: unknown): Call {

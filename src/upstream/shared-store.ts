@@ -48,6 +48,8 @@ export class RedisStore implements SharedStore {
   private pausedUntil = 0;
   private degraded = false;
   private readonly listeners: (() => void)[] = [];
+  /** The connection in subscriber mode (a Redis connection that subscribed can do nothing else); made on the first subscribe. */
+  private subscriber: Redis | null = null;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.redis = new Redis(options.url, {
@@ -155,7 +157,29 @@ export class RedisStore implements SharedStore {
     await this.deleteIf(key, id);
   }
 
+  /** Sends a message to every replica subscribed to the channel (the key prefix scopes it to this deployment). */
+  async publish(channel: string, message: string): Promise<void> {
+    await this.guard(this.redis.publish(`${this.options.keyPrefix}${channel}`, message));
+  }
+
+  /** Calls the handler with each message on the channel; resubscribes after a reconnect (ioredis does). */
+  subscribe(channel: string, handler: (message: string) => void): void {
+    const name = `${this.options.keyPrefix}${channel}`;
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate({ keyPrefix: undefined, enableOfflineQueue: true });
+      this.subscriber.on('error', () => undefined); // the main connection logs outages
+    }
+    this.subscriber.on('message', (from: string, message: string) => {
+      if (from === name) handler(message);
+    });
+    this.subscriber.subscribe(name).catch((error: Error) => this.options.logger.warn('live update channel (Redis) not subscribed', { error: error.message }));
+  }
+
   async close(): Promise<void> {
+    if (this.subscriber) {
+      this.subscriber.removeAllListeners('message');
+      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
+    }
     this.redis.removeAllListeners('error');
     this.redis.on('error', () => undefined);
     await this.redis.quit().catch(() => this.redis.disconnect());

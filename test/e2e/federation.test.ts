@@ -7,7 +7,7 @@ import { composeServices } from '@theguild/federation-composition';
 import { parse } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { globalIdOf } from '../../src/schema/global-id.js';
-import { schema } from '../../src/schema/index.js';
+import { subgraphSchema } from '../../src/schema/index.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 import { openTicketsFor, startTicketsSubgraph, TICKETS_SDL } from '../support/tickets-subgraph.js';
 
@@ -52,7 +52,7 @@ beforeEach(() => inventory.resetCounts());
 describe('federation', () => {
   it('reports the checked-in subgraph SDL', async () => {
     const res = await inventory.query('{ _service { sdl } }');
-    expect(res.data!._service.sdl).toBe(printSubgraphSchema(schema));
+    expect(res.data!._service.sdl).toBe(printSubgraphSchema(subgraphSchema));
   });
 
   it('answers a query that crosses both subgraphs', async () => {
@@ -119,7 +119,7 @@ describe('federation', () => {
   });
 
   it('fails to compose when the resource key is removed', () => {
-    const sdl = printSubgraphSchema(schema);
+    const sdl = printSubgraphSchema(subgraphSchema);
     // Without its key, Resource is no entity the tickets subgraph can extend.
     const withoutKey = sdl.replace(/(interface Resource implements Node\s*)@key\(fields: "id"\)\s*/, '$1');
     expect(withoutKey).not.toBe(sdl);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type BrowserContext, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { negotiateEncoding } from '../../src/server/graphiql.js';
+import { GRAPHIQL_HEADERS, negotiateEncoding } from '../../src/server/graphiql.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -94,7 +94,7 @@ describe('GET / and compression over HTTP', () => {
     // (Not toContain: a failure would print the 9 MB page.)
     expect(html.includes('query FirstLook'), 'the example query is in the page').toBe(true);
     // The options are embedded as JSON in the page: the header editor's text is a JSON string in it.
-    const headers = JSON.stringify(JSON.stringify({ 'x-upstream-stats': '1' }, null, 2));
+    const headers = JSON.stringify(JSON.stringify(GRAPHIQL_HEADERS, null, 2));
     expect(html.includes(headers), `the page sets the headers ${headers}`).toBe(true);
 
     const sizes: string[] = [`identity ${kB(plain.body.length)}`];

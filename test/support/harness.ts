@@ -15,6 +15,7 @@ import type { Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
 import type { GatewayMetrics } from '../../src/observability/metrics.js';
 import { createTracing, type Tracing } from '../../src/observability/tracing.js';
+import type { LiveQueries } from '../../src/server/live-query.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   data?: T | null;
@@ -32,6 +33,10 @@ export interface Harness {
   metrics: GatewayMetrics | null;
   /** Set when the env names an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT...). */
   tracing: Tracing | null;
+  /** Live queries (open operations, pollers); WebSocket is served on `url` too. */
+  live: LiveQueries;
+  /** Ends every live query and closes the WebSockets (what main.ts does on SIGTERM). */
+  endLiveOperations(): Promise<void>;
   query<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
   /** A codegen-typed operation from test/operations: result and variables are checked by tsc. */
   execute<R, V>(document: TypedDocumentNode<R, V>, variables: V, headers?: Record<string, string>): Promise<GraphQLResponse<R>>;
@@ -65,6 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const assembled = await assembleGateway({ config, baseUrl, logger, tracing });
   const { gateway, client, metrics } = assembled;
   const server = http.createServer(gateway);
+  assembled.serveWebSocket(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
   const harness: Harness = {
@@ -76,6 +82,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs,
     metrics,
     tracing,
+    live: assembled.live,
+    endLiveOperations: assembled.endLiveOperations,
     async query(query, variables, headers = {}) {
       const response = await fetch(url, {
         method: 'POST',
@@ -97,6 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     async close() {
       assertNoSecrets(logs, secretsOf(simulator, config));
+      await assembled.endLiveOperations();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await assembled.close();

@@ -1,0 +1,403 @@
+/**
+ * Live queries: a query marked `@live` (@n1ru4l/graphql-live-query) is answered with its full
+ * result, then with a payload each time data it read has changed: a JSON Patch against the
+ * previous result (@n1ru4l/graphql-live-query-patch-json-patch's format), or the full result
+ * again (revision 1) when the patch would be larger. Served over SSE (Yoga) and WebSocket
+ * (src/server/websocket.ts).
+ *
+ * - What changed: each execution notes the upstream reads it made; each distinct read is polled
+ *   by one shared poller (src/upstream/live-polls.ts), which wakes only the operations that made
+ *   it. An update through the gateway wakes the readers of that resource and its tenant's lists
+ *   at once, on every replica (LiveChanges, Redis pub/sub).
+ * - Re-execution (InMemoryLiveQueryStore) runs with a fresh upstream session and data source
+ *   (the loaders of the previous run hold old answers), claims admission slots only while it
+ *   runs, and mostly reads the cache entries the poll refreshed.
+ * - Bounds: MAX_LIVE_OPERATIONS open at once in the process, MAX_LIVE_OPERATIONS_PER_CALLER per
+ *   caller (OVERLOADED beyond); each holds its last result only.
+ * - Faults: while a poll fails the viewers keep their result, and get a payload flagged with
+ *   `extensions.stale`; a refused credential ends the operation (UNAUTHENTICATED); close()
+ *   (SIGTERM) ends every stream.
+ */
+import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
+import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
+import { generateJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
+import type { Plugin } from 'graphql-yoga';
+import type { IncomingMessage } from 'node:http';
+import type { GatewayConfig } from '../config.js';
+import type { GatewayContext } from '../context.js';
+import { callerKey } from '../core/caller.js';
+import { gatewayError } from '../core/errors.js';
+import { OperationStats } from '../core/operation-stats.js';
+import { InventoryDataSource } from '../datasource/data-source.js';
+import type { Logger } from '../logger.js';
+import type { InventoryClient } from '../upstream/client.js';
+import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
+import type { UpstreamRead } from '../upstream/session.js';
+import type { RedisStore } from '../upstream/shared-store.js';
+import { randomUUID } from 'node:crypto';
+import type { AdmissionController, Refusal } from './admission.js';
+import { overloaded } from './admission.js';
+import { staleReport } from './stale-data.js';
+
+/** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
+export const LIVE_PATCH_HEADER = 'x-live-query-patch';
+
+/**
+ * Codes that end a live operation: the credential will not be accepted on the next run either;
+ * OVERLOADED only ever comes with the first execution (a re-run is put off instead).
+ */
+const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'OVERLOADED']);
+
+/** A re-run that admission refused is retried after this long (and up to twice as long, spread). */
+const RERUN_RETRY_MS = 250;
+
+/** The longest throttle a client may ask for (ms); a longer one is shortened to it. */
+const MAX_THROTTLE_MS = 60_000;
+
+type LiveContext = GatewayContext & { request?: Request; req?: IncomingMessage; liveOperation?: boolean };
+
+/** What the live store's execution context adds (the store passes it to the execute it wraps). */
+interface StoreContext {
+  addResourceIdentifier(values: string | readonly string[]): void;
+}
+
+interface LiveOperation {
+  caller: string;
+  /** Its own resource identifier: a re-run that admission put off is retried through it. */
+  id: string;
+  /** The poll keys its last execution read. */
+  reads: Set<string>;
+  /** The resource identifiers and result of its last execution (the result is the one the patcher holds). */
+  last: { identifiers: string[]; result: ExecutionResult } | null;
+  end(): void;
+  /** Called once when it ends. */
+  onEnd(listener: () => void): void;
+}
+
+export interface LivePayload {
+  data?: Record<string, unknown> | null;
+  patch?: unknown[];
+  revision?: number;
+  errors?: readonly GraphQLError[];
+  extensions?: Record<string, unknown>;
+}
+
+/** Resource identifiers an update wakes (see identifiersOf). */
+const resourceIdentifier = (tenantId: string, resourceId: string) => `resource:${tenantId}/${resourceId}`;
+const listsIdentifier = (tenantId: string) => `lists:${tenantId}`;
+const LIST_ROUTES = new Set(['search', 'minimal', 'history', 'antivirus']);
+
+function identifiersOf(key: string, read: UpstreamRead): string[] {
+  const ids = [`read:${key}`];
+  if (read.resourceId !== undefined) ids.push(resourceIdentifier(read.tenantId, read.resourceId));
+  if (LIST_ROUTES.has(read.route)) ids.push(listsIdentifier(read.tenantId));
+  return ids;
+}
+
+export interface LiveQueriesOptions {
+  config: GatewayConfig;
+  client: InventoryClient;
+  admission: AdmissionController;
+  logger: Logger;
+}
+
+export class LiveQueries {
+  private readonly store: InMemoryLiveQueryStore;
+  readonly polls: LivePolls;
+  private readonly open = new Set<LiveOperation>();
+  private readonly perCaller = new Map<string, number>();
+  private readonly retryAfterSeconds: number;
+  private closed = false;
+  private operationCount = 0;
+
+  constructor(private readonly options: LiveQueriesOptions) {
+    const { config, client, logger } = options;
+    this.store = new InMemoryLiveQueryStore({
+      includeIdentifierExtension: false,
+      validateThrottleValue: (value) => (value == null ? null : Math.max(0, Math.min(MAX_THROTTLE_MS, value))),
+    });
+    this.polls = new LivePolls({
+      session: (sessionOptions) => client.session(sessionOptions),
+      intervalMs: config.live.pollIntervalMs,
+      wake: (key, news) => this.wake(key, news),
+      gone: (tenantId, resourceId) => client.resourceGone(tenantId, resourceId),
+      logger,
+    });
+    this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
+  }
+
+  /** Open live operations (metrics, tests). */
+  get openOperations(): number {
+    return this.open.size;
+  }
+
+  /** After an update (here or on another replica): its resource's and tenant lists' readers re-run. */
+  resourceUpdated(tenantId: string, resourceId: string): void {
+    void this.store.invalidate([resourceIdentifier(tenantId, resourceId), listsIdentifier(tenantId)]);
+  }
+
+  /** Ends every open live operation (SIGTERM) and stops polling. */
+  close(): void {
+    this.closed = true;
+    for (const operation of [...this.open]) operation.end();
+    this.polls.close();
+  }
+
+  private wake(key: string, news: PollNews): void {
+    this.options.logger.debug('live read woke its readers', { news });
+    void this.store.invalidate(`read:${key}`);
+  }
+
+  /** The Yoga/envelop plugin; before the admission plugin, which leaves live operations to it. */
+  plugin(): Plugin<GatewayContext> {
+    return {
+      onValidate: ({ addValidationRule }) => {
+        addValidationRule(NoLiveMixedWithDeferStreamRule);
+      },
+      onExecute: ({ args, executeFn, setExecuteFn }) => {
+        const operationNode = getOperationAST(args.document, args.operationName);
+        if (!operationNode || !isLiveQueryOperationDefinitionNode(operationNode, args.variableValues ?? undefined)) return;
+        const ctx = args.contextValue as LiveContext;
+        ctx.liveOperation = true;
+        // Counted from here, when execution starts (another plugin may still stop it before).
+        setExecuteFn(async (executionArgs) => {
+          const caller = callerKey(ctx);
+          const refusal = this.refusal(caller);
+          if (refusal) return { errors: [refusal] };
+          const operation = this.register(caller);
+          const patches = ctx.request?.headers.get(LIVE_PATCH_HEADER)?.toLowerCase() !== 'none';
+          const runOnce = (runArgs: ExecutionArgs) => this.run(ctx, operation, executeFn as (a: ExecutionArgs) => Promise<ExecutionResult>, runArgs);
+          const results = await this.store.makeExecute(runOnce as never)(executionArgs as ExecutionArgs);
+          if (!(Symbol.asyncIterator in Object(results))) {
+            operation.end();
+            return results;
+          }
+          return liveStream(results as AsyncIterableIterator<ExecutionResult>, patches, operation) as never;
+        });
+      },
+    };
+  }
+
+  private refusal(caller: string): GraphQLError | null {
+    const { maxOperations, maxOperationsPerCaller } = this.options.config.live;
+    if (this.closed) return gatewayError('OVERLOADED', 'The gateway is shutting down; open the live query again on another instance.', { reason: 'SHUTTING_DOWN', retryAfterSeconds: this.retryAfterSeconds });
+    if (this.open.size >= maxOperations || (this.perCaller.get(caller) ?? 0) >= maxOperationsPerCaller) {
+      const whose = this.open.size >= maxOperations ? 'the gateway' : 'this caller';
+      return gatewayError('OVERLOADED', `Too many live queries are open for ${whose}; close one or retry later.`, {
+        reason: 'LIVE_OPERATIONS', retryAfterSeconds: this.retryAfterSeconds,
+      });
+    }
+    return null;
+  }
+
+  private register(caller: string): LiveOperation {
+    this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);
+    let ended = false;
+    const enders: (() => void)[] = [];
+    const operation: LiveOperation = {
+      caller,
+      id: `live-operation:${++this.operationCount}`,
+      reads: new Set(),
+      last: null,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.open.delete(operation);
+        const left = (this.perCaller.get(caller) ?? 1) - 1;
+        if (left > 0) this.perCaller.set(caller, left);
+        else this.perCaller.delete(caller);
+        this.polls.release(operation.reads);
+        operation.reads.clear();
+        operation.last = null;
+        for (const f of enders) f();
+      },
+      onEnd: (f) => enders.push(f),
+    };
+    this.open.add(operation);
+    return operation;
+  }
+
+  /**
+   * One execution of a live operation: admission while it runs, a fresh session and data source,
+   * its reads handed to the pollers, and the stale flag when a read it depends on is failing.
+   */
+  private async run(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs): Promise<ExecutionResult> {
+    const { config, client, admission, logger } = this.options;
+    const estimate = ctx.estimatedUpstreamCalls ?? 1;
+    let ticket: { release(): void } | null = null;
+    if (estimate > 0) {
+      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request?.signal ? AbortSignal.any([ctx.request.signal]) : undefined);
+      if (typeof outcome === 'string') return this.putOff(operation, args, outcome);
+      ticket = outcome;
+    }
+    const reads = new Map<string, PolledRead>();
+    const stats = new OperationStats();
+    const authorization = ctx.request?.headers.get('authorization') ?? null;
+    const session = client.session({
+      authorization, signal: ctx.request?.signal, stats, trace: ctx.observed?.trace,
+      onRead: (read, value) => {
+        const key = LivePolls.keyOf(session, read);
+        if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
+      },
+    });
+    ctx.session = session;
+    ctx.stats = stats;
+    ctx.inventory = new InventoryDataSource(session, config, logger, stats);
+    let result: ExecutionResult;
+    try {
+      result = await execute(args);
+    } catch (error) {
+      logger.error('live query execution failed', { error });
+      result = { errors: [gatewayError('UPSTREAM_BAD_RESPONSE', 'The live query could not be executed')] };
+    } finally {
+      ticket?.release();
+      session.close();
+    }
+    // Hand the reads over: the new ones first, so a poller still needed does not stop between.
+    const previous = operation.reads;
+    if (!this.open.has(operation)) return result;
+    this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
+    this.polls.release([...previous].filter((key) => !reads.has(key)));
+    operation.reads = new Set(reads.keys());
+    const identifiers = [operation.id, ...[...reads.values()].flatMap((r) => identifiersOf(r.key, r.read))];
+    (args.contextValue as StoreContext).addResourceIdentifier(identifiers);
+    for (const { key, read } of reads.values()) {
+      const failing = this.polls.failingSince(key);
+      if (failing) stats.noteStale({ route: read.route, tenantId: read.tenantId, resourceId: read.resourceId, ageMs: Date.now() - failing.answeredAt, reason: 'upstream-error' });
+    }
+    if (stats.staleReads.length > 0) result = { ...result, extensions: { ...result.extensions, stale: staleReport(stats.staleReads) } };
+    operation.last = { identifiers, result };
+    return result;
+  }
+
+  /**
+   * Admission refused an execution. The first one: OVERLOADED, and the operation ends. A re-run:
+   * the viewer keeps its result (the same one again: no payload) and the re-run is retried after
+   * a short, spread-out pause, so a wall of viewers woken at once is served in turn, not shed.
+   */
+  private putOff(operation: LiveOperation, args: ExecutionArgs, reason: Refusal): ExecutionResult {
+    if (!operation.last || !this.open.has(operation)) return { errors: [overloaded(this.retryAfterSeconds, reason)] };
+    (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
+    const delay = RERUN_RETRY_MS * (1 + Math.random());
+    setTimeout(() => void this.store.invalidate(operation.id), delay).unref();
+    return operation.last.result;
+  }
+}
+
+/** Channel of the updates made through any replica (with REDIS_URL). */
+const UPDATES_CHANNEL = 'live:resource-updated';
+
+/**
+ * Updates wake the live queries that read the resource at once: here, and (with Redis) on every
+ * other replica, each of which polls for its own viewers only.
+ */
+export function connectUpdates(live: LiveQueries, client: InventoryClient, shared: RedisStore | null, logger: Logger): () => void {
+  const replica = randomUUID();
+  if (shared) {
+    shared.subscribe(UPDATES_CHANNEL, (message) => {
+      try {
+        const { from, tenantId, resourceId } = JSON.parse(message) as { from: string; tenantId: string; resourceId: string };
+        if (from !== replica) live.resourceUpdated(tenantId, resourceId);
+      } catch {
+        logger.warn('unreadable live update message');
+      }
+    });
+  }
+  return client.onResourceUpdated((tenantId, resourceId) => {
+    live.resourceUpdated(tenantId, resourceId);
+    shared?.publish(UPDATES_CHANNEL, JSON.stringify({ from: replica, tenantId, resourceId })).catch(() => undefined);
+  });
+}
+
+const ends = (result: ExecutionResult) => result.errors?.some((error) => ENDING_CODES.has(error.extensions?.code as string)) ?? false;
+
+/**
+ * The payload for each result of a live operation: the first in full (revision 1), then a JSON
+ * Patch against the previous result (revision n + 1) or, when the patch would be larger, the full
+ * result again (revision 1, which patch-applying clients take as a restart); nothing when neither
+ * data nor extensions changed. Without patches (x-live-query-patch: none): the full result each time.
+ * It holds the last result only.
+ */
+export class LivePatcher {
+  private previous: Record<string, unknown> | null = null;
+  private previousExtensions = '';
+  private revision = 0;
+
+  constructor(private readonly patches: boolean) {}
+
+  payloadOf(result: ExecutionResult): LivePayload | null {
+    const extras = { ...(result.errors ? { errors: result.errors } : {}), ...(result.extensions ? { extensions: result.extensions } : {}) };
+    const data = (result.data ?? null) as Record<string, unknown> | null;
+    if (data === null) {
+      this.previous = null;
+      return { data: null, ...extras };
+    }
+    const extensionsText = JSON.stringify(result.extensions ?? null);
+    const extensionsChanged = extensionsText !== this.previousExtensions;
+    this.previousExtensions = extensionsText;
+    const previous = this.previous;
+    this.previous = data;
+    const patch = previous === null ? null : generateJSONPatch(previous, data);
+    const unchanged = patch !== null && !Array.isArray(patch);
+    if (unchanged && !extensionsChanged && !result.errors) return null;
+    if (patch === null || !this.patches) return this.full(data, extras);
+    if (unchanged) return { patch: [], revision: ++this.revision, ...extras };
+    // The full result when the patch would be larger than it.
+    if (JSON.stringify(patch).length >= JSON.stringify(data).length) return this.full(data, extras);
+    return { patch, revision: ++this.revision, ...extras };
+  }
+
+  private full(data: Record<string, unknown>, extras: Pick<LivePayload, 'errors' | 'extensions'>): LivePayload {
+    this.revision = 1;
+    return { data, ...extras, revision: 1 };
+  }
+}
+
+/**
+ * The payloads a client gets from the store's results (LivePatcher). Ends after a refusal, when
+ * the client leaves (return()) or when the operation is ended (shutdown).
+ */
+function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boolean, operation: LiveOperation): AsyncIterableIterator<LivePayload> {
+  const patcher = new LivePatcher(patches);
+  let finished = false;
+  let endAfterNext = false;
+  let stop!: (value: IteratorResult<ExecutionResult>) => void;
+  const stopped = new Promise<IteratorResult<ExecutionResult>>((resolve) => (stop = resolve));
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    stop({ done: true, value: undefined });
+    void source.return?.();
+    operation.end();
+  };
+  operation.onEnd(finish);
+  const done = { done: true, value: undefined } as const;
+
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<LivePayload>> {
+      for (;;) {
+        if (finished || endAfterNext) {
+          finish();
+          return done;
+        }
+        const next = await Promise.race([source.next(), stopped]);
+        if (next.done) {
+          finish();
+          return done;
+        }
+        const payload = patcher.payloadOf(next.value);
+        if (payload === null) continue;
+        if (ends(next.value)) endAfterNext = true;
+        return { done: false, value: payload };
+      }
+    },
+    async return(): Promise<IteratorResult<LivePayload>> {
+      finish();
+      return done;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * GraphQL over WebSocket (`graphql-transport-ws`, graphql-ws with ws) on the same path as HTTP:
+ * what live dashboards use besides SSE. Each operation runs through the gateway's envelop
+ * (parsing limits, validation, cost estimate, live queries, error masking), with a request made
+ * from the upgrade request's headers; the connection's `authorization` parameter, when given,
+ * stands for the header (browsers cannot set headers on a WebSocket).
+ */
+import type http from 'node:http';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { bareHash, type GatewayConfig } from '../config.js';
+import type { Gateway } from './yoga.js';
+
+interface Enveloped {
+  execute(args: ExecutionArgs): unknown;
+  subscribe(args: ExecutionArgs): unknown;
+}
+
+/** Close code for a server going away (RFC 6455). */
+const GOING_AWAY = 1001;
+
+export interface WebSocketEndpoint {
+  /** Ends every connection (their operations end with them). */
+  close(): Promise<void>;
+}
+
+/** The operation's document: the query sent, or with TRUSTED_DOCUMENTS only a manifest's, by hash. */
+function documentOf(config: GatewayConfig, params: { query?: string; extensions?: Record<string, unknown> | null }): string | GraphQLError {
+  if (!config.trustedDocuments) return params.query ?? '';
+  const hash = (params.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
+  const document = typeof hash === 'string' ? config.trustedDocuments.get(bareHash(hash)) : undefined;
+  return document ?? new GraphQLError('This gateway runs only trusted documents: send the hash of one in extensions.persistedQuery.sha256Hash.', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+}
+
+/**
+ * Browsers let any page open a WebSocket to any host (no CORS), so the Origin is checked as CORS
+ * would: no Origin (not a browser) or the gateway's own, or one CORS_ORIGINS allows.
+ */
+export function originAllowed(config: Pick<GatewayConfig, 'corsOrigins'>, origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (config.corsOrigins === '*') return true;
+  if (Array.isArray(config.corsOrigins) && config.corsOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
+  const sockets = new WebSocketServer({ server, path: '/graphql' });
+  useServer<Record<string, unknown> | undefined, { request: http.IncomingMessage }>({
+    execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
+    subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
+    // false: the socket is closed with 4403 Forbidden.
+    onConnect: (ctx) => originAllowed(config, ctx.extra.request.headers.origin, ctx.extra.request.headers.host),
+    onSubscribe: async (ctx, _id, params) => {
+      const upgrade = ctx.extra.request;
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
+      const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+      if (typeof authorization === 'string') headers.set('authorization', authorization);
+      const request = new Request(`http://${upgrade.headers.host ?? 'localhost'}/graphql`, { method: 'POST', headers });
+      const query = documentOf(config, params);
+      if (query instanceof GraphQLError) return [query];
+      const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };
+      const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.getEnveloped({ request, req: upgrade, params: httpParams });
+      let document;
+      try {
+        document = parse(query);
+      } catch (error) {
+        return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+      }
+      const errors = validate(schema, document);
+      if (errors.length > 0) return [...errors];
+      return {
+        schema, document, operationName: params.operationName, variableValues: params.variables,
+        contextValue: await contextFactory(), rootValue: { execute, subscribe },
+      };
+    },
+  }, sockets);
+  return {
+    close: () => new Promise((resolve) => {
+      for (const socket of sockets.clients) socket.close(GOING_AWAY, 'The server is shutting down');
+      sockets.close(() => resolve());
+    }),
+  };
+}

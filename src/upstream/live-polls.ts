@@ -1,0 +1,173 @@
+/**
+ * Change detection for live queries: one poller per distinct upstream read (route, path with its
+ * query, credential scope), shared by every live operation whose last execution made that read,
+ * however many viewers there are. A poll goes through the normal pipeline (scheduler, retries,
+ * breaker) and refreshes the response cache entry; only when the hash of the answer changed are
+ * the operations that read it woken (they re-run, mostly from that fresh entry). A poller whose
+ * last reader left stops. While the upstream fails, the poller backs off (up to MAX_BACKOFF
+ * periods) and its readers are told once that their data is stale, and again when it is back.
+ */
+import { createHash } from 'node:crypto';
+import type { CachedRoute } from '../config.js';
+import type { Logger } from '../logger.js';
+import { isOutage, isRefusal } from './cache-entry.js';
+import type { InventorySession, SessionOptions, UpstreamRead } from './session.js';
+import { UpstreamNotFound, type UpstreamError } from './errors.js';
+
+/** Backoff while the upstream fails: the period doubles up to this many periods. */
+const MAX_BACKOFF = 8;
+
+/** Why a poller woke its readers. */
+export type PollNews = 'changed' | 'outage' | 'recovered' | 'refused';
+
+export interface PolledRead {
+  /** The read's identity: the credential scope and the upstream path with its query. */
+  key: string;
+  read: UpstreamRead;
+  /** The credential the polls carry (the readers' own: same scope, same credential). */
+  authorization: string | null;
+  /** The answer the reader got, the baseline of the first poll. */
+  value: unknown;
+}
+
+export interface LivePollsOptions {
+  session(options: SessionOptions): InventorySession;
+  /** The period per route (config.live.pollIntervalMs). */
+  intervalMs: Record<CachedRoute, number>;
+  /** The readers of `key` must re-run. */
+  wake(key: string, news: PollNews): void;
+  /** The read's resource is gone (404): its cached reads must go before its readers re-run. */
+  gone(tenantId: string, resourceId: string): Promise<void>;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface Poller {
+  target: PolledRead;
+  readers: number;
+  hash: string;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  failures: number;
+  /** Epoch ms of the last answer (the age a stale payload reports). */
+  answeredAt: number;
+  /** Since when the upstream fails for this read, or null. */
+  failingSince: number | null;
+  polling: boolean;
+}
+
+/** The "hash" of an answer that says the record is gone. */
+const NOT_FOUND = 'not-found';
+
+/** A hash of the answer's content: what two polls compare. */
+const contentHash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? '').digest('base64url');
+
+export class LivePolls {
+  private readonly pollers = new Map<string, Poller>();
+  private readonly now: () => number;
+  /** Polls made since start (tests and the bench read it). */
+  polls = 0;
+
+  constructor(private readonly options: LivePollsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The poll key of a read made with this session (null when the read is not polled). */
+  static keyOf(session: InventorySession, read: UpstreamRead): string {
+    return `${session.cacheScope}|${session.pathOf(read)}`;
+  }
+
+  /** Distinct reads polled now. */
+  get size(): number {
+    return this.pollers.size;
+  }
+
+  /** One more reader of each target (a poller starts for a new one). */
+  acquire(targets: Iterable<PolledRead>): void {
+    for (const target of targets) {
+      const existing = this.pollers.get(target.key);
+      if (existing) {
+        existing.readers++;
+        continue;
+      }
+      const poller: Poller = { target, readers: 1, hash: contentHash(target.value), timer: undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false };
+      // The reader's value is only the baseline: the poller does not hold it.
+      target.value = undefined;
+      this.pollers.set(target.key, poller);
+      this.schedule(poller);
+    }
+  }
+
+  /** One reader fewer of each key; a poller with none left stops. */
+  release(keys: Iterable<string>): void {
+    for (const key of keys) {
+      const poller = this.pollers.get(key);
+      if (!poller) continue;
+      if (--poller.readers > 0) continue;
+      clearTimeout(poller.timer);
+      this.pollers.delete(key);
+    }
+  }
+
+  /** For a read whose polls fail: since when its answer is the last good one (epoch ms), else null. */
+  failingSince(key: string): { answeredAt: number } | null {
+    const poller = this.pollers.get(key);
+    return poller && poller.failingSince !== null ? { answeredAt: poller.answeredAt } : null;
+  }
+
+  /** Stops every poller (shutdown). */
+  close(): void {
+    for (const poller of this.pollers.values()) clearTimeout(poller.timer);
+    this.pollers.clear();
+  }
+
+  private schedule(poller: Poller): void {
+    const period = this.options.intervalMs[poller.target.read.route as CachedRoute] ?? this.options.intervalMs.search;
+    const delay = period * Math.min(MAX_BACKOFF, 2 ** poller.failures);
+    poller.timer = setTimeout(() => void this.poll(poller), delay);
+    poller.timer.unref();
+  }
+
+  private async poll(poller: Poller): Promise<void> {
+    if (this.pollers.get(poller.target.key) !== poller || poller.polling) return;
+    poller.polling = true;
+    this.polls++;
+    const session = this.options.session({ authorization: poller.target.authorization });
+    let news: PollNews | null = null;
+    try {
+      // A record that is gone is an answer too: its readers re-run and learn it (null, NOT_FOUND).
+      const hash = await session.poll(poller.target.read).then(
+        (fetched) => contentHash(fetched.value),
+        async (error: unknown) => {
+          if (!(error instanceof UpstreamNotFound)) throw error;
+          const { tenantId, resourceId } = poller.target.read;
+          if (resourceId !== undefined && poller.hash !== NOT_FOUND) await this.options.gone(tenantId, resourceId);
+          return NOT_FOUND;
+        },
+      );
+      poller.answeredAt = this.now();
+      if (poller.failingSince !== null) news = 'recovered';
+      else if (hash !== poller.hash) news = 'changed';
+      poller.hash = hash;
+      poller.failures = 0;
+      poller.failingSince = null;
+    } catch (error) {
+      if (isRefusal(error)) {
+        news = 'refused';
+      } else {
+        poller.failures++;
+        if (isOutage(error) && poller.failingSince === null) {
+          poller.failingSince = this.now();
+          news = 'outage';
+        }
+        this.options.logger.debug('live poll failed', { route: poller.target.read.route, code: (error as UpstreamError).code, failures: poller.failures });
+      }
+    } finally {
+      session.close();
+      poller.polling = false;
+    }
+    // Released meanwhile: nobody to tell, nothing to schedule.
+    if (this.pollers.get(poller.target.key) !== poller) return;
+    if (news) this.options.wake(poller.target.key, news);
+    if (this.pollers.get(poller.target.key) === poller) this.schedule(poller);
+  }
+}
