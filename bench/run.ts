@@ -30,6 +30,14 @@ const THROUGHPUT_SECONDS = Number(args.get('seconds') ?? 5);
  * --overhead=only runs just that comparison.
  */
 const OVERHEAD = args.get('overhead');
+/**
+ * --table: issue 23's table, the gateway's own cost: at each latency and for (a), (b), (c), the
+ * gateway with CACHE=false (metrics and the access log off) against the ideal client, 10
+ * connections each, req/s ratio per cell; plus (a) with the defaults' metrics and access log on
+ * (still CACHE=false). --table=only runs just that table.
+ */
+const TABLE = args.get('table');
+const TABLE_CONNECTIONS = 10;
 const ROUNDS = Number(args.get('rounds') ?? 3);
 
 const median = (xs: number[]) => percentile(xs, 50);
@@ -195,7 +203,8 @@ async function overhead(simUrl: string, scenario: Scenario, log: (line: string) 
 /** A gateway in this process on its own port, with the product's defaults plus `env`. */
 async function benchGateway(simUrl: string, name: string, env: Record<string, string>) {
   const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), ...env });
-  const logger = createLogger('warn');
+  // The access log (at info) goes to a null sink: its cost is the gateway's, not the terminal's.
+  const logger = createLogger(config.logLevel, config.logLevel === 'info' ? () => {} : undefined);
   const { gateway, client, close } = await assembleGateway({ config, baseUrl: simUrl, logger });
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -210,6 +219,31 @@ async function benchGateway(simUrl: string, name: string, env: Record<string, st
       await close();
     },
   };
+}
+
+/** Issue 23's table: the gateway with the cache off ÷ the ideal client, req/s, 10 connections each. */
+async function ownCostTable(simUrl: string, all: Scenario[], agent: Agent, log: (line: string) => void): Promise<void> {
+  const bare = await benchGateway(simUrl, 'CACHE=false, metrics and access log off', { CACHE: 'false', METRICS: 'false' });
+  // The defaults' observability: metrics on, the access log at info (written to a null sink).
+  const observed = await benchGateway(simUrl, 'CACHE=false, metrics + access log on (the defaults)', { CACHE: 'false', METRICS: 'true', LOG_LEVEL: 'info' });
+  log('');
+  log(`The gateway's own cost: CACHE=false ÷ the ideal client, ${TABLE_CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each, ${PER_OPERATION} upstream calls in flight per query:`);
+  log('| latency | scenario | gateway | gateway req/s | gateway p50 | ideal req/s | ideal p50 | ratio req/s |');
+  log('|---|---|---|---|---|---|---|---|');
+  for (const latency of LATENCIES) {
+    await simConfig(simUrl, { latencyMs: latency, jitterMs: 0 });
+    const cells = all.map((scenario) => ({ scenario, gateway: bare }));
+    if (latency > 0) cells.push({ scenario: all[0]!, gateway: observed });
+    for (const { scenario, gateway } of cells) {
+      await throughput(gateway.url, scenario, TABLE_CONNECTIONS, 1); // warm-up
+      await idealThroughput(agent, simUrl, scenario, TABLE_CONNECTIONS, 1);
+      const tp = await throughput(gateway.url, scenario, TABLE_CONNECTIONS, THROUGHPUT_SECONDS);
+      const itp = await idealThroughput(agent, simUrl, scenario, TABLE_CONNECTIONS, THROUGHPUT_SECONDS);
+      log(`| ${latency} ms | (${scenario.name}) | ${gateway.name} | ${tp.rps}${tp.errors ? ` (${tp.errors} errors)` : ''} | ${tp.p50} ms | ${itp.rps} | ${itp.p50} ms | ${round(tp.rps / itp.rps, 2)}x |`);
+    }
+  }
+  await bare.close();
+  await observed.close();
 }
 
 async function main() {
@@ -234,6 +268,13 @@ async function main() {
     await agent.close();
     sim.stop();
   };
+  if (TABLE !== undefined) {
+    await ownCostTable(sim.url, all, agent, log);
+    if (TABLE === 'only') {
+      await closeAll();
+      return;
+    }
+  }
   if (OVERHEAD === 'only') {
     await overhead(sim.url, all[1]!, log);
     await closeAll();
