@@ -14,6 +14,7 @@ import { csrfPreventionPlugin } from './csrf.js';
 import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
+import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
@@ -182,7 +183,7 @@ export function createGateway({ config, client, logger, lifecycle = { draining: 
     context: ({ request, params }) => {
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats, trace: observed.trace });
+      const session = client.session({ authorization: request.headers.get('authorization'), signal: clientSignalOf(request), stats, trace: observed.trace });
       stateOf(request).sessions.push(session);
       return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger, observed };
     },

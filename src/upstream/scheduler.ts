@@ -43,6 +43,14 @@ export class FairScheduler {
     this.pump();
   }
 
+  /** @internal Takes a slot for the lane when nobody waits and both limits allow; false: it must queue. */
+  tryStart(lane: Lane): boolean {
+    if (this.waiting.length > 0 || this.active >= this.maxInFlight || lane.inFlight >= lane.maxInFlight) return false;
+    this.active++;
+    lane.inFlight++;
+    return true;
+  }
+
   /** @internal */
   release(lane: Lane): void {
     this.active--;
@@ -104,10 +112,22 @@ export class Lane {
    * is one whose lane has expired by the time its turn comes.
    */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const expired = this.expiredReason();
+    if (expired !== undefined) return Promise.reject(expired);
+    // Nobody waits and a slot is free: start at once, without a queue entry, a wrapping promise
+    // and an abort listener per call (nobody is overtaken, and the checks above are pump()'s).
+    if (this.scheduler.tryStart(this)) {
+      let running: Promise<T>;
+      try {
+        running = task();
+      } catch (error) {
+        this.scheduler.release(this);
+        return Promise.reject(error);
+      }
+      return running.finally(() => this.scheduler.release(this));
+    }
     return new Promise<T>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const expired = this.expiredReason();
-      if (expired !== undefined) return reject(expired);
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort);

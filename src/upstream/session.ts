@@ -20,7 +20,7 @@ import type { Context } from '../observability/tracing.js';
 export interface SessionOptions {
   /** The caller's Authorization header, for passthrough. */
   authorization: string | null;
-  /** Aborts when the GraphQL client disconnects. */
+  /** Aborts when the GraphQL client disconnects: a native signal (src/server/client-signal.ts makes one of Yoga's). */
   signal?: AbortSignal;
   stats?: OperationStats;
   /** The operation's trace context: upstream spans are its children. */
@@ -70,9 +70,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     // Every queued and running upstream call listens on this signal; dozens at once are expected.
     setMaxListeners(0, this.signal);
     const controller = this.controller;
-    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
-    // depends on it, so the disconnect is read from a native copy (held by this session).
-    const clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
+    const clientSignal = options.signal;
     this.clientSignal = clientSignal;
     const onClientAbort = () => controller.abort(clientSignal?.reason);
     // Node keeps a composite signal with an abort listener alive until it aborts: the listener

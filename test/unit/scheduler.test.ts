@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { FairScheduler } from '../../src/upstream/scheduler.js';
 
@@ -73,5 +74,48 @@ describe('FairScheduler lane expiry', () => {
     expect(scheduler.inFlight).toBe(0);
     // A call queued after expiry is refused at once.
     await expect(lane.run(async () => 4)).rejects.toThrow('deadline');
+  });
+});
+
+describe('FairScheduler without a queue', () => {
+  it('starts a call at once when a slot is free and nobody waits, with no abort listener per call; a queued one listens until it starts', async () => {
+    const scheduler = new FairScheduler(2);
+    const lane = scheduler.lane(2);
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const listeners = () => getEventListeners(signal, 'abort').length;
+    // The real signal, its listener registrations counted.
+    let added = 0;
+    const addEventListener = signal.addEventListener.bind(signal);
+    signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => {
+      added++;
+      addEventListener(...args);
+    };
+    const gates: (() => void)[] = [];
+    const started: number[] = [];
+    const task = (n: number) => () => new Promise<number>((resolve) => {
+      started.push(n);
+      gates.push(() => resolve(n));
+    });
+    const first = lane.run(task(1), signal);
+    const second = lane.run(task(2), signal);
+    // Both started synchronously, and neither holds a listener on the operation's signal.
+    expect(started).toEqual([1, 2]);
+    expect(added).toBe(0);
+    expect(listeners()).toBe(0);
+    const third = lane.run(task(3), signal);
+    expect(started).toEqual([1, 2]);
+    expect(added).toBe(1);
+    expect(listeners()).toBe(1);
+    gates[0]!();
+    expect(await first).toBe(1);
+    await tick();
+    expect(started).toEqual([1, 2, 3]);
+    expect(listeners()).toBe(0);
+    gates[1]!();
+    gates[2]!();
+    expect(await Promise.all([second, third])).toEqual([2, 3]);
+    await tick();
+    expect(scheduler.inFlight).toBe(0);
   });
 });
