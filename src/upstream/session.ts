@@ -57,6 +57,8 @@ export class InventorySession implements RetryScope, CachedReadScope {
   private readonly cached: boolean;
   readonly credentialScope: boolean;
   readonly provenTenants = new Set<string>();
+  /** The aborts of the operation's requests in flight, called by the signal's one listener (onAbort). */
+  private readonly inFlightAborts = new Set<(reason: Error) => void>();
   readonly credentialAccepted?: (tenantId: string) => void;
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
 
@@ -67,8 +69,14 @@ export class InventorySession implements RetryScope, CachedReadScope {
     this.trace = options.trace;
     this.deadline = parts.now() + settings.operationTimeoutMs;
     this.signal = this.controller.signal;
-    // Every queued and running upstream call listens on this signal; dozens at once are expected.
+    // Queued upstream calls listen on this signal; dozens at once are expected.
     setMaxListeners(0, this.signal);
+    const inFlightAborts = this.inFlightAborts;
+    this.signal.addEventListener('abort', () => {
+      const reason = this.signal.reason as Error;
+      for (const abort of [...inFlightAborts]) abort(reason);
+      inFlightAborts.clear();
+    }, { once: true });
     const controller = this.controller;
     const clientSignal = options.signal;
     this.clientSignal = clientSignal;
@@ -137,6 +145,12 @@ export class InventorySession implements RetryScope, CachedReadScope {
         (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
       );
     });
+  }
+
+  onAbort(abort: (reason: Error) => void): () => void {
+    const aborts = this.inFlightAborts;
+    aborts.add(abort);
+    return () => aborts.delete(abort);
   }
 
   /** Waits ms, or less when the operation stops meanwhile. */
