@@ -81,8 +81,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     const clientSignal = options.signal;
     this.clientSignal = clientSignal;
     const onClientAbort = () => controller.abort(clientSignal?.reason);
-    // Node keeps a composite signal with an abort listener alive until it aborts: the listener
-    // goes at the deadline or on close(), so a finished request's signal is not held forever.
+    // The listener goes at the deadline or on close(): the client's signal holds nothing of a finished operation.
     const detachClient = () => clientSignal?.removeEventListener('abort', onClientAbort);
     this.detachClient = detachClient;
     if (clientSignal?.aborted) controller.abort(clientSignal.reason);
