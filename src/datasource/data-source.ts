@@ -63,12 +63,6 @@ export class InventoryDataSource {
   private readonly details = new Map<string, ResourceView | null>();
   private readonly mismatchLogged = new Set<string>();
   private readonly typesByTenant = new Map<string, Promise<ResourceType[] | null>>();
-  /**
-   * Search pages read in this operation, not yet given to the search-by-id loader: a hit answers
-   * a later search by id of the same resource for free. Handed over only when a search by id is
-   * needed, so a page whose fields its records answer costs nothing per record.
-   */
-  private searchPagesToPrime: (ResourceView | null)[][] = [];
 
   constructor(
     private readonly session: InventorySession,
@@ -134,7 +128,8 @@ export class InventoryDataSource {
     return this.list(tenantId, async () => toConnection(await fetchWindow(plan, limits, async ({ pageNo, pageSize }: PageRequest, reverse) => {
       const raw = await this.session.search(tenantId, { pageNo, pageSize, sortName, isDescendingOrder: reverse ? !descending : descending, queryString, includeStatus });
       const page = pageOrThrow(raw, (r) => toResourceView(tenantId, r, 'search'), 'the resource search');
-      this.searchPagesToPrime.push(page.items);
+      // A hit answers later search-by-id needs of the same resource for free.
+      for (const view of page.items) if (view) this.loaders.resourceSearchById.prime(keyOf(view), view);
       return page;
     })));
   }
@@ -243,26 +238,12 @@ export class InventoryDataSource {
         if (answers(got, name, wanted)) return result();
       }
       if (load === 'search') {
-        const hit = await this.searchById(keyOf(view));
+        const hit = await this.loaders.resourceSearchById.load(keyOf(view));
         if (hit) got = gather(got, hit, name);
         if (answers(got, name, wanted)) return result();
       }
     }
     return result();
-  }
-
-  /** A resource by a search on its id, answered by a search page of this operation when one had it. */
-  private searchById(key: ResourceKey): Promise<ResourceView | null> {
-    this.primeSearchHits();
-    return this.loaders.resourceSearchById.load(key);
-  }
-
-  /** The pages read so far go to the loader in the order they came (prime keeps what it has: the first record stands). */
-  private primeSearchHits(): void {
-    if (this.searchPagesToPrime.length === 0) return;
-    const loader = this.loaders.resourceSearchById;
-    for (const items of this.searchPagesToPrime) for (const view of items) if (view) loader.prime(keyOf(view), view);
-    this.searchPagesToPrime = [];
   }
 
   /**
@@ -335,7 +316,6 @@ export class InventoryDataSource {
     }
     // Anything read earlier in this operation is stale now.
     this.loaders.resourceDetail.clear(key);
-    this.primeSearchHits();
     this.loaders.resourceSearchById.clear(key);
     this.details.delete(resourceKey(key));
     return { resource: await this.detail(key), userErrors: [] };

@@ -136,26 +136,15 @@ export function valueOf<K extends ResourceFieldName>(got: Gathered, field: K): R
 
 /** A field of the record at hand, when it answers the selection (maybe known-empty); else absent. */
 export function readField<K extends ResourceFieldName>(view: ResourceView, field: K, wanted: readonly string[] = NO_SUBFIELDS): FieldRead<ResourceFields[K]> {
-  const value = fieldAtHand(view, field, wanted);
-  return value === NOT_AT_HAND ? ABSENT : { present: true, value };
-}
-
-/** What fieldAtHand answers when the record at hand does not answer the selection. */
-export const NOT_AT_HAND: unique symbol = Symbol('not at hand');
-
-/**
- * readField for the resolvers, the hot path (every field of every item of a page): the value
- * itself or NOT_AT_HAND, no result object per field read, no gathering for a plain field.
- */
-export function fieldAtHand<K extends ResourceFieldName>(view: ResourceView, field: K, wanted: readonly string[]): ResourceFields[K] | typeof NOT_AT_HAND {
   const source = RESOURCE_FIELDS[field] as FieldSource<ResourceFields[K]>;
   const raw = rawAt(view.record, source.keys);
-  if (raw === MISSING) return NOT_AT_HAND;
-  if (!source.sub) return source.read(raw);
+  if (raw === MISSING) return ABSENT;
+  // The hot path (every field of every item of a page): no gathering for a plain field.
+  if (!source.sub) return { present: true, value: source.read(raw) };
   const needed = neededSubs(field, wanted);
   const whole = documents(formOf(view), field);
   const complete = !Array.isArray(raw) ? carries(raw, needed, whole) : raw.every((element) => carries(element, needed, whole));
-  return complete ? source.read(raw) : NOT_AT_HAND;
+  return complete ? { present: true, value: source.read(raw) } : ABSENT;
 }
 
 /** Whether a record of this form documents the field with these sub-fields (for the cost estimate). */

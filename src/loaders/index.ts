@@ -49,33 +49,8 @@ function loader<K, V>(stats: OperationStats, cacheKeyFn: (key: K) => string, fet
 /** How a read of one tenant's record answers a 404: null for an unknown record (the data source decides). */
 export type Lookup = <T>(tenantId: string, work: Promise<T>) => Promise<T | null>;
 
-/**
- * The operation's loaders, each made on its first use: most operations need one or two of the
- * six, and a loader (its cache map, batch closures) made for every request is garbage for most.
- */
 export function createLoaders(session: InventorySession, stats: OperationStats, lookup: Lookup) {
-  const make = {
-    resourceDetail: () => resourceDetailLoader(session, stats, lookup),
-    resourceSearchById: () => resourceSearchByIdLoader(session, stats, lookup),
-    applicationsByResource: () => applicationsLoader(session, stats, lookup),
-    availabilityByWindow: () => availabilityLoader(session, stats, lookup),
-    decommissionedById: () => decommissionedLoader(session, stats, lookup, false),
-    decommissionedWithHardwareById: () => decommissionedLoader(session, stats, lookup, true),
-  };
-  type Made = { -readonly [K in keyof typeof make]?: ReturnType<(typeof make)[K]> };
-  const made: Made = {};
-  return {
-    get resourceDetail() { return (made.resourceDetail ??= make.resourceDetail()); },
-    get resourceSearchById() { return (made.resourceSearchById ??= make.resourceSearchById()); },
-    get applicationsByResource() { return (made.applicationsByResource ??= make.applicationsByResource()); },
-    get availabilityByWindow() { return (made.availabilityByWindow ??= make.availabilityByWindow()); },
-    get decommissionedById() { return (made.decommissionedById ??= make.decommissionedById()); },
-    get decommissionedWithHardwareById() { return (made.decommissionedWithHardwareById ??= make.decommissionedWithHardwareById()); },
-  };
-}
-
-function resourceDetailLoader(session: InventorySession, stats: OperationStats, lookup: Lookup) {
-  return loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
+  const resourceDetail = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
     const raw = await lookup(key.tenantId, session.detail(key.tenantId, key.id));
     if (raw === null) return null;
     // The detail may omit its id; the key is authoritative.
@@ -83,39 +58,41 @@ function resourceDetailLoader(session: InventorySession, stats: OperationStats, 
     if (!view) throw unexpectedShape(`resource ${key.id}`);
     return view;
   });
-}
 
-function resourceSearchByIdLoader(session: InventorySession, stats: OperationStats, lookup: Lookup) {
-  return loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
+  const resourceSearchById = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
     if (!SEARCHABLE_ID.test(key.id)) return null;
     const raw = await lookup(key.tenantId, session.search(key.tenantId, { pageNo: 1, pageSize: 1, queryString: joinPairs([['id', key.id]]) }));
     const results = (raw as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) return null;
     return results.map((r) => toResourceView(key.tenantId, r, 'search')).find((v) => v?.id === key.id) ?? null;
   });
-}
 
-function applicationsLoader(session: InventorySession, stats: OperationStats, lookup: Lookup) {
-  return loader<ResourceKey, InstalledApplication[]>(stats, resourceKey, async (key) =>
+  const applicationsByResource = loader<ResourceKey, InstalledApplication[]>(stats, resourceKey, async (key) =>
     toApplications((await lookup(key.tenantId, session.applications(key.tenantId, key.id))) ?? []),
   );
-}
 
-function availabilityLoader(session: InventorySession, stats: OperationStats, lookup: Lookup) {
-  return loader<AvailabilityKey, Availability | null>(stats, availabilityKey, async (key) => {
+  const availabilityByWindow = loader<AvailabilityKey, Availability | null>(stats, availabilityKey, async (key) => {
     const raw = await lookup(key.tenantId, session.availability(key.tenantId, key.id, key.from, key.to));
     return raw === null ? null : toAvailability(raw, new Date(key.from * 1000), new Date(key.to * 1000));
   });
-}
 
-function decommissionedLoader(session: InventorySession, stats: OperationStats, lookup: Lookup, additional: boolean) {
-  return loader<ResourceKey, DecommissionedResource | null>(stats, resourceKey, async (key) => {
-    const raw = await lookup(key.tenantId, session.historyDetail(key.tenantId, key.id, additional));
-    if (raw === null) return null;
-    const record = isRecord(raw) ? toDecommissioned(key.tenantId, { ...raw, id: key.id }) : null;
-    if (!record) throw unexpectedShape(`decommissioned resource ${key.id}`);
-    return record;
-  });
+  const decommissioned = (additional: boolean) =>
+    loader<ResourceKey, DecommissionedResource | null>(stats, resourceKey, async (key) => {
+      const raw = await lookup(key.tenantId, session.historyDetail(key.tenantId, key.id, additional));
+      if (raw === null) return null;
+      const record = isRecord(raw) ? toDecommissioned(key.tenantId, { ...raw, id: key.id }) : null;
+      if (!record) throw unexpectedShape(`decommissioned resource ${key.id}`);
+      return record;
+    });
+
+  return {
+    resourceDetail,
+    resourceSearchById,
+    applicationsByResource,
+    availabilityByWindow,
+    decommissionedById: decommissioned(false),
+    decommissionedWithHardwareById: decommissioned(true),
+  };
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -20,19 +20,12 @@ export function encodeQuery(query: Record<string, QueryValue>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** Each route's template split once (one call per upstream request): text, id name, text, ... */
-const templatePieces = new Map<RouteName, string[]>();
-
 /** The route's path below the base path, with its ids encoded and its query; throws BAD_USER_INPUT for a path-walking id. */
 export function routePath(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue> = {}): string {
-  let pieces = templatePieces.get(route);
-  if (!pieces) templatePieces.set(route, (pieces = ROUTES[route].template.split(/\{(tenantId|resourceId)\}/)));
-  let path = pieces[0]!;
-  for (let i = 1; i < pieces.length; i += 2) {
-    const name = pieces[i];
+  const path = ROUTES[route].template.replace(/\{(tenantId|resourceId)\}/g, (_, name: string) => {
     const value = name === 'tenantId' ? tenantId : resourceId;
     if (value === undefined) throw new Error(`Route ${route} needs a ${name}`);
-    path += pathSegment(value) + pieces[i + 1]!;
-  }
+    return pathSegment(value);
+  });
   return `${path}${encodeQuery(query)}`;
 }

@@ -8,7 +8,7 @@ import type { ClientRef, DeviceGroup, InstalledIntegration, MetricType, NetworkA
 import type { ResourceFieldName, ResourceFields } from '../../domain/resource.js';
 import type { ResourceView } from '../../domain/resource-view.js';
 import { documents, loadsFor } from '../../domain/resource.js';
-import { fieldAtHand, hasSubFields, NO_SUBFIELDS, NOT_AT_HAND } from '../../domain/resource-view.js';
+import { hasSubFields, NO_SUBFIELDS, readField } from '../../domain/resource-view.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context.js';
 import { builder, globalId, type MaybePromise } from '../builder.js';
@@ -32,8 +32,8 @@ const field = <K extends ResourceFieldName>(name: K) => {
   const nested = hasSubFields(name);
   return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<ResourceFields[K] | null> => {
     const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
-    const own = fieldAtHand(view, name, wanted);
-    return own !== NOT_AT_HAND ? own : ctx.inventory.field(view, name, wanted);
+    const own = readField(view, name, wanted);
+    return own.present ? own.value : ctx.inventory.field(view, name, wanted);
   };
 };
 /** The same for list fields, which are [] rather than null when the record has none. */
@@ -41,8 +41,8 @@ const listField = <K extends ResourceFieldName>(name: K) => {
   const nested = hasSubFields(name);
   return (view: ResourceView, _args: unknown, ctx: GatewayContext, info: GraphQLResolveInfo): MaybePromise<NonNullable<ResourceFields[K]>> => {
     const wanted = nested ? subFieldNames(info) : NO_SUBFIELDS;
-    const own = fieldAtHand(view, name, wanted);
-    if (own !== NOT_AT_HAND) return (own ?? []) as NonNullable<ResourceFields[K]>;
+    const own = readField(view, name, wanted);
+    if (own.present) return (own.value ?? []) as NonNullable<ResourceFields[K]>;
     return ctx.inventory.field(view, name, wanted).then((value) => (value ?? []) as NonNullable<ResourceFields[K]>);
   };
 };
