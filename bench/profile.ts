@@ -273,7 +273,10 @@ async function main() {
       left = gc.afterGC.heapStatistics.usedHeapSize;
     }
     allocated += endUsed - left;
-    console.log(`allocated per request: ${(allocated / r.requests / 1024).toFixed(1)} KiB${callsPerRequest > 0 ? ` (${(allocated / r.requests / callsPerRequest / 1024).toFixed(2)} KiB per upstream call)` : ''}; ${statistics.length} GCs over ${r.requests} requests`);
+    const byType = new Map<string, number>();
+    for (const gc of statistics) byType.set(gc.gcType, (byType.get(gc.gcType) ?? 0) + 1);
+    const types = [...byType].map(([type, n]) => `${n} ${type}`).join(', ');
+    console.log(`allocated per request: ${(allocated / r.requests / 1024).toFixed(1)} KiB${callsPerRequest > 0 ? ` (${(allocated / r.requests / callsPerRequest / 1024).toFixed(2)} KiB per upstream call)` : ''}; ${statistics.length} GCs over ${r.requests} requests (${types}); old space after: ${(endUsed / 1024 / 1024).toFixed(1)} MiB used`);
   }
   // Connection reuse: the upstream connections the dispatcher holds after all those requests.
   console.log(`upstream connections (undici): ${JSON.stringify(poolStats())}`);
