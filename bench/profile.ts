@@ -11,7 +11,11 @@
  *
  * Options: --scenario=a (a, b or c) --latency=0 --requests=3000 --connections=4 --rounds=3
  *   --warmup=1000 --profile=true --heap=false (allocation sampling) --ideal=false (also the ideal
- *   client's CPU per operation, in this process) --top=30; --analyse=<file.cpuprofile> prints the tables of a saved profile
+ *   client's CPU per operation, in this process) --top=30 --cache=true (false: CACHE=false, the
+ *   gateway's own cost); --analyse=<file.cpuprofile> prints the tables of a saved profile
+ *
+ * Allocation per request: one more run under v8.GCProfiler, whose every GC reports the heap used
+ * before and after it; what was allocated is what each GC found minus what the previous one left.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import autocannon from 'autocannon';
 import { startSimulatorProcess } from './simulator-process.js';
 
@@ -171,6 +176,7 @@ async function main() {
   const TOP = Number(args.get('top') ?? 30);
   const HEAP = args.get('heap') === 'true';
   const IDEAL = args.get('ideal') === 'true';
+  const CACHE = args.get('cache') ?? 'true';
 
   // The gateway modules are loaded here, not by the load generator.
   const { loadConfig } = await import('../src/config.js');
@@ -181,7 +187,7 @@ async function main() {
   const sim = await startSimulatorProcess();
   const load = await startLoadGenerator();
   // As bench/run.ts main(): the product's defaults, metrics on, tracing off.
-  const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '16' });
+  const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '16', CACHE: CACHE });
   const logger = createLogger('warn');
   const { gateway, close, poolStats } = await assembleGateway({ config, baseUrl: sim.url, logger });
   const server = http.createServer(gateway);
@@ -197,7 +203,9 @@ async function main() {
     if (r.non2xx || r.errors) throw new Error(`load: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   };
 
-  console.log(`Scenario (${scenario.name}) at ${LATENCY} ms upstream latency, ${CONNECTIONS} connections, node ${process.version}`);
+  console.log(`Scenario (${scenario.name}) at ${LATENCY} ms upstream latency, ${CONNECTIONS} connections, CACHE=${CACHE}, node ${process.version}`);
+  const callsPerRequest = await upstreamCallsOf(sim.url, url, body);
+  console.log(`upstream calls per request: ${callsPerRequest}`);
 
   if (IDEAL) {
     // The floor: bench/run.ts's ideal client (the same upstream calls, JSON parsed), CONNECTIONS
@@ -248,6 +256,28 @@ async function main() {
   }
   const sorted = [...perRequest].sort((a, b) => a - b);
   console.log(`gateway CPU per request, median of ${ROUNDS}: ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)} ms, lowest ${sorted[0]!.toFixed(3)} ms`);
+  const cpuMedian = sorted[Math.floor(sorted.length / 2)]!;
+  if (callsPerRequest > 0) console.log(`gateway CPU per upstream call: ${(cpuMedian / callsPerRequest).toFixed(4)} ms`);
+  {
+    const profiler = new v8.GCProfiler();
+    const startUsed = v8.getHeapStatistics().used_heap_size;
+    profiler.start();
+    const r = await load.run({ url, body, amount: REQUESTS, connections: CONNECTIONS });
+    const endUsed = v8.getHeapStatistics().used_heap_size;
+    const { statistics } = profiler.stop();
+    check(r);
+    let allocated = 0;
+    let left = startUsed;
+    for (const gc of statistics) {
+      allocated += gc.beforeGC.heapStatistics.usedHeapSize - left;
+      left = gc.afterGC.heapStatistics.usedHeapSize;
+    }
+    allocated += endUsed - left;
+    const byType = new Map<string, number>();
+    for (const gc of statistics) byType.set(gc.gcType, (byType.get(gc.gcType) ?? 0) + 1);
+    const types = [...byType].map(([type, n]) => `${n} ${type}`).join(', ');
+    console.log(`allocated per request: ${(allocated / r.requests / 1024).toFixed(1)} KiB${callsPerRequest > 0 ? ` (${(allocated / r.requests / callsPerRequest / 1024).toFixed(2)} KiB per upstream call)` : ''}; ${statistics.length} GCs over ${r.requests} requests (${types}); old space after: ${(endUsed / 1024 / 1024).toFixed(1)} MiB used`);
+  }
   // Connection reuse: the upstream connections the dispatcher holds after all those requests.
   console.log(`upstream connections (undici): ${JSON.stringify(poolStats())}`);
 
@@ -295,6 +325,14 @@ async function main() {
   server.close();
   await close();
   sim.stop();
+}
+
+/** The upstream calls one request makes, from the simulator's stats (the warm-up has filled any cache: with the cache on this counts what a repeat costs). */
+async function upstreamCallsOf(simUrl: string, url: string, body: string): Promise<number> {
+  await fetch(`${simUrl}/__sim/stats/reset`, { method: 'POST' }).then((r) => r.text());
+  await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text());
+  const stats = (await (await fetch(`${simUrl}/__sim/stats`)).json()) as { totalCalls: number };
+  return stats.totalCalls;
 }
 
 // ---- dispatch (last: everything above is initialised) -----------------------------------

@@ -30,6 +30,16 @@ const THROUGHPUT_SECONDS = Number(args.get('seconds') ?? 5);
  * --overhead=only runs just that comparison.
  */
 const OVERHEAD = args.get('overhead');
+/**
+ * The gateway's own cost (issue 23's table), first: at each latency and for (a), (b), (c), the
+ * gateway with CACHE=false (metrics and the access log off) against the ideal client, 10
+ * connections each, req/s ratio per cell; plus (a) with the defaults' metrics and access log on
+ * (still CACHE=false). --table=only runs just that table, --table=false skips it.
+ */
+const TABLE = args.get('table') ?? 'true';
+const TABLE_CONNECTIONS = 10;
+/** The table's cells alternate the two contenders in this many slices of --seconds / slices each. */
+const TABLE_SLICES = Number(args.get('slices') ?? 3);
 const ROUNDS = Number(args.get('rounds') ?? 3);
 
 const median = (xs: number[]) => percentile(xs, 50);
@@ -94,7 +104,7 @@ async function throughput(url: string, scenario: Scenario, connections: number, 
     url, connections, duration: seconds, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: scenario.query }),
   });
   const elapsed = (performance.now() - started) / 1000;
-  return { rps: round(result.requests.total / elapsed), requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return { rps: round(result.requests.total / elapsed), requests: result.requests.total, seconds: elapsed, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
 /** The ideal client under the same load as throughput(): `connections` loops of whole operations for `seconds`. */
@@ -110,7 +120,7 @@ async function idealThroughput(agent: Agent, base: string, scenario: Scenario, c
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
-  return { rps: round(times.length / elapsed), requests: times.length, p50: round(median(times)) };
+  return { rps: round(times.length / elapsed), requests: times.length, seconds: elapsed, p50: round(median(times)) };
 }
 
 /** An OTLP/HTTP receiver that accepts and drops spans (what a collector costs the gateway: the export). */
@@ -195,7 +205,8 @@ async function overhead(simUrl: string, scenario: Scenario, log: (line: string) 
 /** A gateway in this process on its own port, with the product's defaults plus `env`. */
 async function benchGateway(simUrl: string, name: string, env: Record<string, string>) {
   const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: String(PER_OPERATION), ...env });
-  const logger = createLogger('warn');
+  // The access log (at info) goes to a null sink: its cost is the gateway's, not the terminal's.
+  const logger = createLogger(config.logLevel, config.logLevel === 'info' ? () => {} : undefined);
   const { gateway, client, close } = await assembleGateway({ config, baseUrl: simUrl, logger });
   const server = http.createServer(gateway);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -210,6 +221,43 @@ async function benchGateway(simUrl: string, name: string, env: Record<string, st
       await close();
     },
   };
+}
+
+/** Issue 23's table: the gateway with the cache off ÷ the ideal client, req/s, 10 connections each. */
+async function ownCostTable(simUrl: string, all: Scenario[], agent: Agent, log: (line: string) => void): Promise<void> {
+  const bare = await benchGateway(simUrl, 'CACHE=false, metrics and access log off', { CACHE: 'false', METRICS: 'false' });
+  // The defaults' observability: metrics on, the access log at info (written to a null sink).
+  const observed = await benchGateway(simUrl, 'CACHE=false, metrics + access log on (the defaults)', { CACHE: 'false', METRICS: 'true', LOG_LEVEL: 'info' });
+  log('');
+  log(`The gateway's own cost: CACHE=false ÷ the ideal client, ${TABLE_CONNECTIONS} connections, ${THROUGHPUT_SECONDS} s each in ${TABLE_SLICES} alternating slices, ${PER_OPERATION} upstream calls in flight per query (p50: median of the slices'):`);
+  log('| latency | scenario | gateway | gateway req/s | gateway p50 | ideal req/s | ideal p50 | ratio req/s |');
+  log('|---|---|---|---|---|---|---|---|');
+  for (const latency of LATENCIES) {
+    await simConfig(simUrl, { latencyMs: latency, jitterMs: 0 });
+    const cells = all.map((scenario) => ({ scenario, gateway: bare }));
+    if (latency > 0) cells.push({ scenario: all[0]!, gateway: observed });
+    for (const { scenario, gateway } of cells) {
+      await throughput(gateway.url, scenario, TABLE_CONNECTIONS, 1); // warm-up
+      await idealThroughput(agent, simUrl, scenario, TABLE_CONNECTIONS, 1);
+      // Short slices, alternating, summed: on a shared machine the load drifts over a cell, and
+      // alternating makes the drift hit both contenders alike.
+      const gw = { requests: 0, seconds: 0, errors: 0, p50: [] as number[] };
+      const ideal = { requests: 0, seconds: 0, p50: [] as number[] };
+      for (let slice = 0; slice < TABLE_SLICES; slice++) {
+        const tp = await throughput(gateway.url, scenario, TABLE_CONNECTIONS, THROUGHPUT_SECONDS / TABLE_SLICES);
+        Object.assign(gw, { requests: gw.requests + tp.requests, seconds: gw.seconds + tp.seconds, errors: gw.errors + tp.errors });
+        gw.p50.push(tp.p50);
+        const itp = await idealThroughput(agent, simUrl, scenario, TABLE_CONNECTIONS, THROUGHPUT_SECONDS / TABLE_SLICES);
+        Object.assign(ideal, { requests: ideal.requests + itp.requests, seconds: ideal.seconds + itp.seconds });
+        ideal.p50.push(itp.p50);
+      }
+      const rps = round(gw.requests / gw.seconds);
+      const idealRps = round(ideal.requests / ideal.seconds);
+      log(`| ${latency} ms | (${scenario.name}) | ${gateway.name} | ${rps}${gw.errors ? ` (${gw.errors} errors)` : ''} | ${median(gw.p50)} ms | ${idealRps} | ${median(ideal.p50)} ms | ${round(rps / idealRps, 2)}x |`);
+    }
+  }
+  await bare.close();
+  await observed.close();
 }
 
 async function main() {
@@ -234,6 +282,13 @@ async function main() {
     await agent.close();
     sim.stop();
   };
+  if (TABLE !== 'false') {
+    await ownCostTable(sim.url, all, agent, log);
+    if (TABLE === 'only') {
+      await closeAll();
+      return;
+    }
+  }
   if (OVERHEAD === 'only') {
     await overhead(sim.url, all[1]!, log);
     await closeAll();

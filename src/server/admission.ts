@@ -22,6 +22,7 @@ import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
+import { clientSignalOf } from './client-signal.js';
 
 export type AdmissionSettings = Pick<GatewayConfig,
   'admissionCapacity' | 'admissionCapacityPerCaller' | 'maxAdmissionWaitMs' | 'maxAdmissionQueue' | 'upstreamMaxInFlightPerOperation'>;
@@ -231,8 +232,7 @@ export function admissionPlugin(controller: AdmissionController, logger: Logger)
       // Unset means the estimate did not run: count the operation as one call rather than not at all.
       const estimate = ctx.estimatedUpstreamCalls ?? 1;
       if (estimate <= 0) return undefined;
-      // whatwg-node's request.signal is read through a native copy (see InventorySession).
-      const signal = ctx.request?.signal ? AbortSignal.any([ctx.request.signal]) : undefined;
+      const signal = ctx.request ? clientSignalOf(ctx.request) : undefined;
       const key = callerKey(ctx);
       const outcome = await controller.acquire(key, controller.weightOf(estimate), signal);
       if (typeof outcome === 'string') {

@@ -15,6 +15,7 @@ import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './gra
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { LiveQueries } from './live-query.js';
+import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
@@ -192,7 +193,7 @@ export function createGateway({
     context: ({ request, params }) => {
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const session = client.session({ authorization: request.headers.get('authorization'), signal: request.signal, stats, trace: observed.trace });
+      const session = client.session({ authorization: request.headers.get('authorization'), signal: clientSignalOf(request), stats, trace: observed.trace });
       stateOf(request).sessions.push(session);
       return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger, observed };
     },

@@ -6,7 +6,7 @@
  * is over is dropped there, without taking a slot, instead of being sent.
  */
 
-interface Waiter { start: () => void; reject: (reason: unknown) => void }
+interface Waiter { start: () => void; reject: (reason: unknown) => void; signal: AbortSignal | undefined }
 
 export interface LaneOptions {
   /**
@@ -41,6 +41,14 @@ export class FairScheduler {
   enqueue(lane: Lane): void {
     if (!this.waiting.includes(lane)) this.waiting.push(lane);
     this.pump();
+  }
+
+  /** @internal Takes a slot for the lane when nobody waits and both limits allow; false: it must queue. */
+  tryStart(lane: Lane): boolean {
+    if (this.waiting.length > 0 || this.active >= this.maxInFlight || lane.inFlight >= lane.maxInFlight) return false;
+    this.active++;
+    lane.inFlight++;
+    return true;
   }
 
   /** @internal */
@@ -90,6 +98,12 @@ export class FairScheduler {
 export class Lane {
   inFlight = 0;
   readonly queue: Waiter[] = [];
+  /**
+   * One abort listener per signal with queued calls, and how many wait on it: an operation's
+   * calls share its signal, and a listener per queued call made every add and remove walk a
+   * list as long as the queue.
+   */
+  private readonly watched = new Map<AbortSignal, { waiting: number; onAbort: () => void }>();
 
   constructor(private readonly scheduler: FairScheduler, readonly maxInFlight: number, private readonly options: LaneOptions = {}) {}
 
@@ -104,31 +118,68 @@ export class Lane {
    * is one whose lane has expired by the time its turn comes.
    */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const expired = this.expiredReason();
+    if (expired !== undefined) return Promise.reject(expired);
+    // Nobody waits and a slot is free: start at once, without a queue entry, a wrapping promise
+    // and an abort listener per call (nobody is overtaken, and the checks above are pump()'s).
+    if (this.scheduler.tryStart(this)) {
+      let running: Promise<T>;
+      try {
+        running = task();
+      } catch (error) {
+        this.scheduler.release(this);
+        return Promise.reject(error);
+      }
+      return running.finally(() => this.scheduler.release(this));
+    }
     return new Promise<T>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const expired = this.expiredReason();
-      if (expired !== undefined) return reject(expired);
       const waiter: Waiter = {
+        signal,
         start: () => {
-          signal?.removeEventListener('abort', onAbort);
+          this.unwatch(signal);
           task().then(resolve, reject).finally(() => this.scheduler.release(this));
         },
         reject: (reason) => {
-          signal?.removeEventListener('abort', onAbort);
+          this.unwatch(signal);
           reject(reason);
         },
       };
-      const onAbort = () => {
-        const index = this.queue.indexOf(waiter);
-        if (index >= 0) {
-          this.queue.splice(index, 1);
-          this.scheduler.forget(this);
-          reject(signal?.reason);
-        }
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) this.watch(signal);
       this.queue.push(waiter);
       this.scheduler.enqueue(this);
     });
+  }
+
+  private watch(signal: AbortSignal): void {
+    const watched = this.watched.get(signal);
+    if (watched) {
+      watched.waiting++;
+      return;
+    }
+    const onAbort = () => this.dropQueued(signal);
+    this.watched.set(signal, { waiting: 1, onAbort });
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+
+  private unwatch(signal: AbortSignal | undefined): void {
+    const watched = signal && this.watched.get(signal);
+    if (!signal || !watched || --watched.waiting > 0) return;
+    this.watched.delete(signal);
+    signal.removeEventListener('abort', watched.onAbort);
+  }
+
+  /** The signal aborted: the calls queued with it are dropped, rejected with its reason. */
+  private dropQueued(signal: AbortSignal): void {
+    this.watched.delete(signal);
+    const dropped: Waiter[] = [];
+    let kept = 0;
+    for (const waiter of this.queue) {
+      if (waiter.signal === signal) dropped.push(waiter);
+      else this.queue[kept++] = waiter;
+    }
+    this.queue.length = kept;
+    this.scheduler.forget(this);
+    for (const waiter of dropped) waiter.reject(signal.reason);
   }
 }

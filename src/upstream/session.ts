@@ -20,7 +20,7 @@ import type { Context } from '../observability/tracing.js';
 export interface SessionOptions {
   /** The caller's Authorization header, for passthrough. */
   authorization: string | null;
-  /** Aborts when the GraphQL client disconnects. */
+  /** Aborts when the GraphQL client disconnects: a native signal (src/server/client-signal.ts makes one of Yoga's). */
   signal?: AbortSignal;
   stats?: OperationStats;
   /** The operation's trace context: upstream spans are its children. */
@@ -68,6 +68,8 @@ export class InventorySession implements RetryScope, CachedReadScope {
   private readonly cached: boolean;
   readonly credentialScope: boolean;
   readonly provenTenants = new Set<string>();
+  /** The aborts of the operation's requests in flight, called by the signal's one listener (onAbort). */
+  private readonly inFlightAborts = new Set<(reason: Error) => void>();
   readonly credentialAccepted?: (tenantId: string) => void;
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
   private readonly onRead: SessionOptions['onRead'];
@@ -80,16 +82,19 @@ export class InventorySession implements RetryScope, CachedReadScope {
     this.onRead = options.onRead;
     this.deadline = parts.now() + settings.operationTimeoutMs;
     this.signal = this.controller.signal;
-    // Every queued and running upstream call listens on this signal; dozens at once are expected.
+    // Queued upstream calls listen on this signal; dozens at once are expected.
     setMaxListeners(0, this.signal);
+    const inFlightAborts = this.inFlightAborts;
+    this.signal.addEventListener('abort', () => {
+      const reason = this.signal.reason as Error;
+      for (const abort of [...inFlightAborts]) abort(reason);
+      inFlightAborts.clear();
+    }, { once: true });
     const controller = this.controller;
-    // Yoga's request.signal (whatwg-node) stops updating its own `aborted` once a native signal
-    // depends on it, so the disconnect is read from a native copy (held by this session).
-    const clientSignal = options.signal ? AbortSignal.any([options.signal]) : undefined;
+    const clientSignal = options.signal;
     this.clientSignal = clientSignal;
     const onClientAbort = () => controller.abort(clientSignal?.reason);
-    // Node keeps a composite signal with an abort listener alive until it aborts: the listener
-    // goes at the deadline or on close(), so a finished request's signal is not held forever.
+    // The listener goes at the deadline or on close(): the client's signal holds nothing of a finished operation.
     const detachClient = () => clientSignal?.removeEventListener('abort', onClientAbort);
     this.detachClient = detachClient;
     if (clientSignal?.aborted) controller.abort(clientSignal.reason);
@@ -152,6 +157,12 @@ export class InventorySession implements RetryScope, CachedReadScope {
         (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error); },
       );
     });
+  }
+
+  onAbort(abort: (reason: Error) => void): () => void {
+    const aborts = this.inFlightAborts;
+    aborts.add(abort);
+    return () => aborts.delete(abort);
   }
 
   /** Waits ms, or less when the operation stops meanwhile. */

@@ -98,6 +98,24 @@ describe('upstream calls per query', () => {
     const plain = await h.query('{ tenant(id: "client_1") { id } }');
     expect(plain.extensions).toBeUndefined();
   });
+
+  it('a resource on a search page read earlier in the operation needs no search by id for a search-only field', async () => {
+    const page = await h.rest('client_1/resources/search?pageSize=100&sortName=name&isDescendingOrder=false');
+    const device = page.results.find((r: { classCode?: string }) => typeof r.classCode === 'string' && r.classCode !== '');
+    // The detail comes after the page: its classCode (a search-only field) is then read from the page.
+    h.simulator.configure({ routeLatencyMs: { detail: 300 } });
+    try {
+      const res = await h.query(`{ tenant(id: "client_1") {
+        resources(first: 100) { nodes { id } }
+        resource(id: "${device.id}") { classCode }
+      } }`);
+      expect(res.errors).toBeUndefined();
+      expect(res.data!.tenant.resource.classCode).toBe(device.classCode);
+      expect(upstreamCalls(h)).toEqual({ search: 1, detail: 1 });
+    } finally {
+      h.simulator.configure({ routeLatencyMs: {} });
+    }
+  });
 });
 
 describe('concurrency bounds', () => {

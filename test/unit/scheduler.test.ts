@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { FairScheduler } from '../../src/upstream/scheduler.js';
 
@@ -73,5 +74,64 @@ describe('FairScheduler lane expiry', () => {
     expect(scheduler.inFlight).toBe(0);
     // A call queued after expiry is refused at once.
     await expect(lane.run(async () => 4)).rejects.toThrow('deadline');
+  });
+});
+
+describe('FairScheduler abort listeners', () => {
+  it('starts a call at once when a slot is free and nobody waits, with no abort listener; queued calls of one signal share one listener', async () => {
+    const scheduler = new FairScheduler(2);
+    const lane = scheduler.lane(2);
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const listeners = () => getEventListeners(signal, 'abort').length;
+    // The real signal, its listener registrations counted.
+    let added = 0;
+    const addEventListener = signal.addEventListener.bind(signal);
+    signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => {
+      added++;
+      addEventListener(...args);
+    };
+    const gates = new Map<number, () => void>();
+    const started: number[] = [];
+    const task = (n: number) => () => new Promise<number>((resolve) => {
+      started.push(n);
+      gates.set(n, () => resolve(n));
+    });
+    const first = lane.run(task(1), signal);
+    const second = lane.run(task(2), signal);
+    // Both started synchronously, and neither holds a listener on the operation's signal.
+    expect(started).toEqual([1, 2]);
+    expect(added).toBe(0);
+    const queued = [3, 4, 5].map((n) => lane.run(task(n), signal));
+    expect(started).toEqual([1, 2]);
+    expect(added).toBe(1);
+    expect(listeners()).toBe(1);
+    gates.get(1)!();
+    expect(await first).toBe(1);
+    await tick();
+    expect(started).toEqual([1, 2, 3]);
+    expect(listeners()).toBe(1);
+    // The signal aborts: the calls still queued are dropped, those running run on.
+    controller.abort(new Error('gone'));
+    expect(listeners()).toBe(0);
+    await expect(queued[1]).rejects.toThrow('gone');
+    await expect(queued[2]).rejects.toThrow('gone');
+    gates.get(2)!();
+    gates.get(3)!();
+    expect(await Promise.all([second, queued[0]])).toEqual([2, 3]);
+    expect(started).toEqual([1, 2, 3]);
+    await tick();
+    expect(scheduler.inFlight).toBe(0);
+    expect(scheduler.queued).toBe(0);
+  });
+
+  it('removes the shared listener once the last queued call of the signal has started', async () => {
+    const scheduler = new FairScheduler(1);
+    const lane = scheduler.lane(1);
+    const signal = new AbortController().signal;
+    const calls = Array.from({ length: 5 }, (_, i) => lane.run(async () => { await tick(); return i; }, signal));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,6 +29,33 @@ describe('one attempt', () => {
     const session = client.session({ authorization: null });
     try {
       await expect(session.detail('t', 'r')).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT', status: null });
+    } finally {
+      session.close();
+      await client.close();
+    }
+  });
+
+  it('holds one abort listener for all of an operation\'s calls in flight, and close() still ends every one of them', async () => {
+    // A real server that holds every request until the client goes away.
+    const held: { closed: boolean }[] = [];
+    server = createServer((req) => {
+      const entry = { closed: false };
+      held.push(entry);
+      req.socket.on('close', () => (entry.closed = true));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '8', UPSTREAM_RETRIES: '0' });
+    const client = new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
+    const session = client.session({ authorization: null });
+    try {
+      const calls = Array.from({ length: 8 }, (_, i) => session.detail('t', `r${i}`).then(() => 'answered', (error: { code?: string }) => error.code));
+      while (held.length < 8) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(getEventListeners(session.signal, 'abort')).toHaveLength(1);
+      session.close();
+      expect(await Promise.all(calls)).toEqual(Array.from({ length: 8 }, () => 'CLIENT_CLOSED_REQUEST'));
+      while (held.some((h) => !h.closed)) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(held.every((h) => h.closed)).toBe(true);
     } finally {
       session.close();
       await client.close();
