@@ -83,6 +83,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     defaultPageSize: config.defaultPageSize,
     maxPageSize: config.maxPageSize,
     minimalListSize: config.maxPageSize,
+    // Assumed where a tenant's types are not read (see summary-types.ts); not a bound.
     resourceTypeCount: 50,
     maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
   };
