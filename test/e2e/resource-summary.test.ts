@@ -3,6 +3,7 @@
  * paged through directly; the cost is the simulator's call count, which must equal the estimate.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient as createSseClient } from 'graphql-sse';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -154,6 +155,23 @@ describe('resourceSummary', () => {
       expect(stale.reads).toEqual([expect.objectContaining({ data: 'resource search', fields: expect.arrayContaining(['Tenant.resourceSummary']) })]);
     } finally {
       await short.close();
+    }
+  });
+
+  it('as a live query: the first payload counts the same, the types read once after admission', async () => {
+    const client = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const stream = client.iterate({ query: SUMMARY.replace('ResourceFilter) {', 'ResourceFilter) @live {'), variables: { tenant: 'client_1' } });
+    try {
+      const first = await stream.next();
+      const payload = first.value as { data?: { tenant: { resourceSummary: Summary } }; errors?: unknown[] };
+      expect(payload.errors).toBeUndefined();
+      expect(upstreamCalls(h)).toEqual({ search: 1 + 3 + 9, resourceTypes: 1 });
+      const truth = await truthOf('client_1', null);
+      expect(payload.data!.tenant.resourceSummary.total).toBe(truth.total);
+      for (const bucket of payload.data!.tenant.resourceSummary.byResourceType) expect(bucket.count, bucket.resourceType.name).toBe(truth.byResourceType[bucket.resourceType.name] ?? 0);
+    } finally {
+      await stream.return?.();
+      client.dispose();
     }
   });
 
