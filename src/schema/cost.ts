@@ -20,11 +20,15 @@ export interface CostSettings {
   maxPageSize: number;
   /** Assumed size of the unpaged minimal listing. */
   minimalListSize: number;
-  /** Assumed number of resource types. */
+  /**
+   * Assumed number of resource types of a tenant whose types were not read: not a bound (the
+   * upstream does not cap it), so the run-time budget covers a tenant with more.
+   */
   resourceTypeCount: number;
   /**
-   * The resource type names of tenants read before execution, by the tenant argument as the
-   * operation gives it (see summaryTypeTenants): a summary's count per type is then exact.
+   * The resource type names of tenants read for the estimate, by the tenant argument as the
+   * operation gives it (see summary-types.ts): a summary's count per type is then exact. A tenant
+   * mapped to no names counts no type: a lower bound.
    */
   resourceTypeNames?: ReadonlyMap<string, readonly string[]>;
 }
@@ -283,8 +287,8 @@ export interface SummaryByType { tenantArg: string; filter: ValueNode | undefine
 
 /**
  * The resource summaries counting per resource type under `tenant` fields whose id is known
- * before execution: the limits plugin reads those tenants' resource types first, so the estimate
- * knows their number (the data source keeps that read for the operation: it is made once).
+ * before execution: the limits plugin reads those tenants' resource types once the operation was
+ * admitted, so the estimate knows their number (the data source keeps that read: it is made once).
  */
 export function summariesByType(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): SummaryByType[] {
   const walker = new Walker(documentWalk(document), variables, { maxAvailabilityWindowDays: 0, defaultPageSize: 0, maxPageSize: 0, minimalListSize: 0, resourceTypeCount: 0 });

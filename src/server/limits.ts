@@ -1,7 +1,8 @@
 /**
  * Operation limits, all checked before any resolver runs: tokens (at parse), depth, aliases and
  * fragment expansions (validation, in time linear in the document: see document-walk.ts), and
- * the estimated upstream calls (before execution, with the variables).
+ * the estimated upstream calls (before execution, with the variables; a resource summary that
+ * counts per type is checked again, exactly, once admitted and its tenant's types read).
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
@@ -73,6 +74,8 @@ function hasVariables(document: DocumentNode, operationName: string | null | und
   return (operation?.variableDefinitions?.length ?? 0) > 0;
 }
 
+type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;
+
 export function operationLimitsPlugin(config: GatewayConfig): Plugin {
   const { maxTokens } = config.limits;
   const maxCost = config.maxUpstreamCallsPerOperation;
@@ -80,6 +83,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     defaultPageSize: config.defaultPageSize,
     maxPageSize: config.maxPageSize,
     minimalListSize: config.maxPageSize,
+    // Assumed where a tenant's types are not read (see summary-types.ts); not a bound.
     resourceTypeCount: 50,
     maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
   };
@@ -124,35 +128,59 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
         if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
       };
     },
-    onExecute({ args, setResultAndStopExecution }) {
+    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const decide = (resourceTypeNames?: Map<string, string[]>): Awaited<ReturnType<NonNullable<Plugin['onExecute']>>> => {
-        const { estimate: calls, problems } = estimate(args.document, args.operationName, variables, resourceTypeNames);
-        if (problems.length > 0) {
-          setResultAndStopExecution({ errors: problems });
-          return undefined;
-        }
-        (args.contextValue as { estimatedUpstreamCalls?: number }).estimatedUpstreamCalls = calls;
-        if (calls > maxCost) {
-          setResultAndStopExecution({
-            errors: [tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`)],
-          });
-          return undefined;
-        }
-        return {
-          // Variables that do not fit their types fail before any field runs, without a path.
-          onExecuteDone({ result, setResult }) {
-            if (Symbol.asyncIterator in Object(result)) return;
-            const single = result as { data?: unknown; errors?: readonly GraphQLError[] };
-            if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
-          },
-        };
+      const ctx = args.contextValue as { estimatedUpstreamCalls?: number };
+      const overLimit = (calls: number, atLeast = false) =>
+        tooExpensive('upstreamCalls', calls, maxCost, `The operation could make ${atLeast ? 'at least' : 'about'} ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
+      const stop = (error: GraphQLError | readonly GraphQLError[]) => {
+        setResultAndStopExecution({ errors: Array.isArray(error) ? error : [error as GraphQLError] });
+        return undefined;
       };
-      // Only an operation counting per resource type waits for a read before its estimate.
-      if (fixedEstimates.get(args.document)?.has(args.operationName ?? '')) return decide();
-      const tenants = tenantsToReadTypesOf(args.schema, args.document, args.operationName, variables);
-      if (tenants.length === 0) return decide();
-      return readResourceTypeNames(args.contextValue as unknown as GatewayContext, tenants).then(decide);
+      const checks: ExecuteHooks = {
+        // Variables that do not fit their types fail before any field runs, without a path.
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in Object(result)) return;
+          const single = result as { data?: unknown; errors?: readonly GraphQLError[] };
+          if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
+        },
+      };
+      const known = fixedEstimates.get(args.document)?.has(args.operationName ?? '');
+      const tenants = known ? [] : tenantsToReadTypesOf(args.schema, args.document, args.operationName, variables);
+      if (tenants.length === 0) {
+        const { estimate: calls, problems } = estimate(args.document, args.operationName, variables);
+        if (problems.length > 0) return stop(problems);
+        ctx.estimatedUpstreamCalls = calls;
+        if (calls > maxCost) return stop(overLimit(calls));
+        return checks;
+      }
+      /*
+       * A summary counting per resource type: its exact cost needs the tenant's types, read only
+       * once the operation was admitted, so an operation refused here or by admission costs no
+       * upstream call. Until then: types unknown (the assumed count) for admission's weight, and
+       * no types at all (a lower bound) for a refusal that holds whatever the tenant has.
+       */
+      const assumed = estimate(args.document, args.operationName, variables, new Map());
+      if (assumed.problems.length > 0) return stop(assumed.problems);
+      if (assumed.estimate > maxCost) {
+        const atLeast = estimate(args.document, args.operationName, variables, new Map(tenants.map((t) => [t, []]))).estimate;
+        if (atLeast > maxCost) {
+          ctx.estimatedUpstreamCalls = atLeast;
+          return stop(overLimit(atLeast, true));
+        }
+      }
+      ctx.estimatedUpstreamCalls = assumed.estimate;
+      // Runs after every onExecute hook (admission's included) and per execution of a live query.
+      setExecuteFn(async (executionArgs) => {
+        const runCtx = executionArgs.contextValue as GatewayContext;
+        // The data source keeps this read: the fields below make no second one.
+        const names = await readResourceTypeNames(runCtx, tenants);
+        const exact = estimate(args.document, args.operationName, variables, names).estimate;
+        runCtx.estimatedUpstreamCalls = exact;
+        if (exact > maxCost) return { errors: [overLimit(exact)] };
+        return executeFn(executionArgs);
+      });
+      return checks;
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
- * Before the estimate of an operation whose resource summary counts per resource type: the
- * tenant's resource types are read through the operation's data source (which keeps the read,
- * so execution makes no second one), and the estimate counts one read per type exactly.
- * Only for a summary whose filter the search would accept: bad input costs no upstream call.
+ * For the exact estimate of an operation whose resource summary counts per resource type: once
+ * the operation was admitted (limits.ts), the tenant's resource types are read through the
+ * operation's data source (which keeps the read, so execution makes no second one), and the
+ * estimate counts one read per type exactly. Only for a summary whose filter the search would
+ * accept: bad input costs no upstream call.
  */
 import { getVariableValues, Kind, valueFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GatewayContext } from '../context.js';
@@ -10,7 +11,12 @@ import { summariesByType } from '../schema/cost.js';
 import { filterWithInventoryId, inventoryIdArgument } from '../schema/global-id.js';
 import { resourceQueryString, type ResourceFilter } from '../upstream/query-string.js';
 
-/** Tenants read before execution; beyond, the estimate assumes its default number of types (an upper bound). */
+/**
+ * Tenants whose types are read for the estimate. Beyond, it assumes its default number of types:
+ * an assumption, not a bound (a tenant may have more; the run-time budget of MAX_UPSTREAM_CALLS
+ * still stops the operation). Kept small because an operation that the exact estimate then
+ * refuses has made these reads; a dashboard's operation names one tenant or a few.
+ */
 const MAX_TENANTS_READ_BEFORE_EXECUTION = 5;
 
 /** The operation that runs, as graphql-js picks it. */

@@ -3,6 +3,7 @@
  * paged through directly; the cost is the simulator's call count, which must equal the estimate.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient as createSseClient } from 'graphql-sse';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -155,6 +156,82 @@ describe('resourceSummary', () => {
     } finally {
       await short.close();
     }
+  });
+
+  it('as a live query: the first payload counts the same, the types read once after admission', async () => {
+    const client = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const stream = client.iterate({ query: SUMMARY.replace('ResourceFilter) {', 'ResourceFilter) @live {'), variables: { tenant: 'client_1' } });
+    try {
+      const first = await stream.next();
+      const payload = first.value as { data?: { tenant: { resourceSummary: Summary } }; errors?: unknown[] };
+      expect(payload.errors).toBeUndefined();
+      expect(upstreamCalls(h)).toEqual({ search: 1 + 3 + 9, resourceTypes: 1 });
+      const truth = await truthOf('client_1', null);
+      expect(payload.data!.tenant.resourceSummary.total).toBe(truth.total);
+      for (const bucket of payload.data!.tenant.resourceSummary.byResourceType) expect(bucket.count, bucket.resourceType.name).toBe(truth.byResourceType[bucket.resourceType.name] ?? 0);
+    } finally {
+      await stream.return?.();
+      client.dispose();
+    }
+  });
+
+  /*
+   * The exact estimate needs the tenant's resource types. Those are read only once the operation
+   * was admitted: what the cost limit or admission refuses before costs no upstream call.
+   * MAX_UPSTREAM_CALLS=12 sits between a full summary of client_1 (14 calls) and one with a state
+   * (11); one admission slot and no wait make a second operation OVERLOADED while one runs.
+   */
+  describe('limits before any read', () => {
+    let limited: Harness;
+    beforeAll(async () => {
+      limited = await startHarness({ env: { MAX_UPSTREAM_CALLS: '12', ADMISSION_CAPACITY: '1', MAX_ADMISSION_WAIT_MS: '0' } });
+    });
+    afterAll(() => limited.close());
+    beforeEach(() => limited.resetCounts());
+
+    it('an operation over the limit whatever the tenant\'s types is refused with no upstream call', async () => {
+      // 3 states + the types read + a page of 10 with applications (2 + 10): 16 even with no type.
+      const res = await limited.query(`{ tenant(id: "client_1") {
+        resourceSummary { byState { count } byResourceType { count } }
+        resources(first: 10) { nodes { applications { name } } }
+      } }`);
+      expect(limited.simulator.stats().totalCalls).toBe(0);
+      expect(res.data ?? null).toBeNull();
+      // The estimate counts no type: the refusal holds whatever the tenant has.
+      expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', estimate: 16, limit: 12 })]);
+      expect(res.errors![0]!.message).toMatch(/at least 16 upstream calls/);
+    });
+
+    it('under the limit with the real types (11 calls) it runs, though 50 assumed types would not fit, and the estimate is exact', async () => {
+      const res = await limited.query(SUMMARY, { tenant: 'client_1', filter: { state: 'ACTIVE' } }, { 'x-upstream-stats': '1' });
+      expect(res.errors).toBeUndefined();
+      expect(upstreamCalls(limited)).toEqual({ search: 1 + 9, resourceTypes: 1 });
+      expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(11);
+    });
+
+    it('over the limit with the real types (14 calls): refused with the exact estimate after the one types read, nothing else', async () => {
+      const res = await limited.query(SUMMARY, { tenant: 'client_1' });
+      expect(res.data ?? null).toBeNull();
+      expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', estimate: 14, limit: 12 })]);
+      expect(upstreamCalls(limited)).toEqual({ resourceTypes: 1 });
+    });
+
+    it('an OVERLOADED summary costs no upstream call', async () => {
+      limited.simulator.configure({ routeLatencyMs: { search: 1_500 } });
+      try {
+        // Holds the only slot while its search is slow.
+        const slow = limited.query('{ tenant(id: "client_1") { resources(first: 1) { totalCount } } }');
+        for (let i = 0; i < 100 && !upstreamCalls(limited).search; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(upstreamCalls(limited)).toEqual({ search: 1 });
+        // 11 calls: under the limit, refused by admission alone.
+        const shed = await limited.query(SUMMARY, { tenant: 'client_1', filter: { state: 'ACTIVE' } });
+        expect(upstreamCalls(limited)).toEqual({ search: 1 });
+        expect(shed.errors!.map((e) => e.extensions?.code)).toEqual(['OVERLOADED']);
+        expect((await slow).errors).toBeUndefined();
+      } finally {
+        limited.simulator.configure({ routeLatencyMs: {} });
+      }
+    });
   });
 
   describe('bad input', () => {

@@ -43,7 +43,7 @@ export const ResourceSummaryRef = builder.objectRef<ResourceSummaryShape>('Resou
       type: [ResourceTypeCountRef],
       nullable: false,
       description:
-        "Count per resource type of the tenant, every type listed, ordered by the type's path. One upstream read for the tenant's resource types (made before the operation runs, so the cost estimate is exact), then one per type; when the filter names resourceTypes, the other types are 0 at no cost, and a filter naming just this one type costs the read of total (shared with it).",
+        "Count per resource type of the tenant, every type listed, ordered by the type's path. One upstream read for the tenant's resource types, then one per type; when the filter names resourceTypes, the other types are 0 at no cost, and a filter naming just this one type costs the read of total (shared with it). The cost estimate is exact for the first 5 tenants an operation asks for by tenant(id:): their types are read once the operation is admitted, before its fields run. Elsewhere (through node, nodes or _entities, or beyond the fifth tenant) it assumes 50 types; a tenant with more costs more, and the operation stops at MAX_UPSTREAM_CALLS while it runs.",
       resolve: (summary, _args, ctx) => ctx.inventory.summaryByResourceType(summary),
     }),
   }),
