@@ -38,6 +38,7 @@ import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
 import type { AdmissionController, Refusal } from './admission.js';
 import { overloaded } from './admission.js';
+import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
@@ -55,7 +56,27 @@ const RERUN_RETRY_MS = 250;
 /** The longest throttle a client may ask for (ms); a longer one is shortened to it. */
 const MAX_THROTTLE_MS = 60_000;
 
-type LiveContext = GatewayContext & { request?: Request; req?: IncomingMessage; liveOperation?: boolean };
+type LiveContext = GatewayContext & { request?: Request; req?: IncomingMessage; liveOperation?: boolean; overWebSocket?: boolean };
+
+/** Answers that Yoga streams: SSE and multipart (useDeferStream); wildcards match them as in Yoga's choice. */
+const STREAMED_MEDIA_TYPES = ['text/event-stream', 'multipart/mixed'];
+
+/**
+ * Whether Yoga will stream this request's answer (and so read and close the live stream): a
+ * single operation (a batch is answered as one JSON array) whose Accept takes a streamed type.
+ * Any other answer (406, a JSON array) would leave the operation open and never read.
+ */
+function streamable(request: Request, batched: WeakSet<Request>): boolean {
+  if (batched.has(request)) return false;
+  const accepted = (request.headers.get('accept') || '*/*').replace(/\s/g, '').toLowerCase().split(',').map((part) => part.split(';')[0] ?? '');
+  return accepted.some((asked) => {
+    const [askedType, askedSub] = asked.split('/');
+    return STREAMED_MEDIA_TYPES.some((offered) => {
+      const [type, sub] = offered.split('/');
+      return (askedType === '*' || askedType === type) && (askedSub === '*' || askedSub === sub);
+    });
+  });
+}
 
 /** What the live store's execution context adds (the store passes it to the execute it wraps). */
 interface StoreContext {
@@ -151,7 +172,13 @@ export class LiveQueries {
 
   /** The Yoga/envelop plugin; before the admission plugin, which leaves live operations to it. */
   plugin(): Plugin<GatewayContext> {
+    const batched = new WeakSet<Request>();
     return {
+      onRequestParse: ({ request }) => ({
+        onRequestParseDone: ({ requestParserResult }) => {
+          if (Array.isArray(requestParserResult)) batched.add(request);
+        },
+      }),
       onValidate: ({ addValidationRule }) => {
         addValidationRule(NoLiveMixedWithDeferStreamRule);
       },
@@ -160,6 +187,11 @@ export class LiveQueries {
         if (!operationNode || !isLiveQueryOperationDefinitionNode(operationNode, args.variableValues ?? undefined)) return;
         const ctx = args.contextValue as LiveContext;
         ctx.liveOperation = true;
+        // Refused before it counts: an answer that is not a stream would hold its place forever.
+        if (!ctx.overWebSocket && (!ctx.request || !streamable(ctx.request, batched))) {
+          setExecuteFn(() => ({ errors: [gatewayError('BAD_USER_INPUT', 'A @live query needs a streamed answer: send it alone (not in a batch) with Accept: text/event-stream, or over WebSocket.', { reason: 'LIVE_NEEDS_STREAM' })] }));
+          return;
+        }
         // Counted from here, when execution starts (another plugin may still stop it before).
         setExecuteFn(async (executionArgs) => {
           const caller = callerKey(ctx);
@@ -227,7 +259,7 @@ export class LiveQueries {
     const estimate = ctx.estimatedUpstreamCalls ?? 1;
     let ticket: { release(): void } | null = null;
     if (estimate > 0) {
-      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request?.signal ? AbortSignal.any([ctx.request.signal]) : undefined);
+      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request ? clientSignalOf(ctx.request) : undefined);
       if (typeof outcome === 'string') return this.putOff(operation, args, outcome);
       ticket = outcome;
     }
@@ -235,7 +267,7 @@ export class LiveQueries {
     const stats = new OperationStats();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const session = client.session({
-      authorization, signal: ctx.request?.signal, stats, trace: ctx.observed?.trace,
+      authorization, signal: ctx.request ? clientSignalOf(ctx.request) : undefined, stats, trace: ctx.observed?.trace,
       onRead: (read, value) => {
         const key = LivePolls.keyOf(session, read);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });

@@ -49,7 +49,8 @@ export function originAllowed(config: Pick<GatewayConfig, 'corsOrigins'>, origin
 }
 
 export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
-  const sockets = new WebSocketServer({ server, path: '/graphql' });
+  // A message is a request body: the same limit as over HTTP (ws would take up to 100 MiB; a larger one closes the socket with 1009).
+  const sockets = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxBodyBytes });
   useServer<Record<string, unknown> | undefined, { request: http.IncomingMessage }>({
     execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
     subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
@@ -74,9 +75,11 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       }
       const errors = validate(schema, document);
       if (errors.length > 0) return [...errors];
+      // The live-query plugin serves @live here: graphql-ws reads every result of a stream.
+      const contextValue = Object.assign(await contextFactory(), { overWebSocket: true });
       return {
         schema, document, operationName: params.operationName, variableValues: params.variables,
-        contextValue: await contextFactory(), rootValue: { execute, subscribe },
+        contextValue, rootValue: { execute, subscribe },
       };
     },
   }, sockets);

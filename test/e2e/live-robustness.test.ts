@@ -1,0 +1,75 @@
+/**
+ * Live queries under misuse and faults: a @live query nobody streams, a viewer that stops
+ * reading, overlapping wake-ups, oversized WebSocket messages, WebSocket operations that end.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient as createSseClient } from 'graphql-sse';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const TENANT = 'client_1';
+const resourceOf = (h: Harness, index: number) => h.simulator.dataset.tenants.get(TENANT)!.resources.filter((r) => r.shape === 'general')[index]!;
+const DETAIL = /* GraphQL */ `
+  query ResourceCard($id: ID!) @live {
+    tenant(id: "client_1") { resource(id: $id) { id resourceId aliasName hostName state } }
+  }
+`;
+
+describe('live queries that cannot be streamed or are not read', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { MAX_LIVE_OPERATIONS: '4', MAX_LIVE_OPERATIONS_PER_CALLER: '2' } });
+  });
+  afterAll(() => h.close());
+
+  it('refuses @live with BAD_USER_INPUT unless the answer can be a stream (JSON accept, GET, batch), and keeps no place open', async () => {
+    const query = 'query @live { __typename }';
+    const get = await fetch(`${h.url}?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } });
+    const getBody = (await get.json()) as { errors?: { extensions?: { code?: string } }[] };
+    expect(getBody.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const post = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify({ query }) });
+    expect(((await post.json()) as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const batch = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream, application/json' }, body: JSON.stringify([{ query }, { query: '{ __typename }' }]) });
+    const batchBody = await batch.text();
+    expect(batchBody).toContain('BAD_USER_INPUT');
+    // Many more than the limits: none of them holds a place.
+    for (let i = 0; i < 6; i++) await (await fetch(`${h.url}?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } })).text();
+    expect(h.live.openOperations).toBe(0);
+    // A streamed one is still served.
+    const sse = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const iterator = sse.iterate({ query })[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect((first.value as { data?: unknown }).data).toEqual({ __typename: 'Query' });
+    expect(h.live.openOperations).toBe(1);
+    await iterator.return?.();
+    await sleep(100);
+    expect(h.live.openOperations).toBe(0);
+  });
+});
+
+describe('live queries over WebSocket', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('refuses a message larger than MAX_BODY_BYTES (the socket closes with 1009), and takes one within it', async () => {
+    const socket = new WebSocket(h.url.replace('http', 'ws'), 'graphql-transport-ws');
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const messages: string[] = [];
+    socket.on('message', (data: Buffer) => messages.push(data.toString()));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await sleep(100);
+    expect(messages.map((m) => JSON.parse(m).type)).toEqual(['connection_ack']);
+    const r = resourceOf(h, 5);
+    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: DETAIL, variables: { id: r.id } } }));
+    await sleep(300);
+    expect(JSON.parse(messages[1]!).payload.data.tenant.resource.resourceId).toBe(r.id);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code: number) => resolve(code)));
+    const padding = 'x'.repeat(h.config.limits.maxBodyBytes + 1);
+    socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: `{ __typename } # ${padding}` } }));
+    expect(await closed).toBe(1009);
+  });
+});
