@@ -91,6 +91,16 @@ interface LiveOperation {
   reads: Set<string>;
   /** The resource identifiers and result of its last execution (the result is the one the patcher holds). */
   last: { identifiers: string[]; result: ExecutionResult } | null;
+  /** Executions asked for so far (each wake-up asks for one); only the newest one runs. */
+  runs: number;
+  /** An execution is under way: the next one waits for it (they share the context). */
+  running: boolean;
+  /** The viewer has not read the last result yet: the next execution waits for it. */
+  unread: boolean;
+  /** Executions waiting for their turn (at most the newest is still wanted). */
+  waiters: (() => void)[];
+  /** The viewer took a result. */
+  delivered(): void;
   end(): void;
   /** Called once when it ends. */
   onEnd(listener: () => void): void;
@@ -232,6 +242,14 @@ export class LiveQueries {
       id: `live-operation:${++this.operationCount}`,
       reads: new Set(),
       last: null,
+      runs: 0,
+      running: false,
+      unread: false,
+      waiters: [],
+      delivered: () => {
+        operation.unread = false;
+        wakeWaiters(operation);
+      },
       end: () => {
         if (ended) return;
         ended = true;
@@ -242,6 +260,7 @@ export class LiveQueries {
         this.polls.release(operation.reads);
         operation.reads.clear();
         operation.last = null;
+        wakeWaiters(operation);
         for (const f of enders) f();
       },
       onEnd: (f) => enders.push(f),
@@ -255,6 +274,27 @@ export class LiveQueries {
    * its reads handed to the pollers, and the stale flag when a read it depends on is failing.
    */
   private async run(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs): Promise<ExecutionResult> {
+    // One execution at a time, and none while the viewer has not read the last result: wake-ups
+    // meanwhile ask for one more run, which the newest of them makes. A superseded one returns
+    // at once (the store, which counts its runs the same way, does not deliver its result).
+    const call = ++operation.runs;
+    wakeWaiters(operation);
+    while ((operation.running || operation.unread) && call === operation.runs && this.open.has(operation)) {
+      await new Promise<void>((resolve) => operation.waiters.push(resolve));
+    }
+    if (call !== operation.runs || !this.open.has(operation)) return operation.last?.result ?? { data: null };
+    operation.running = true;
+    try {
+      const result = await this.execution(ctx, operation, execute, args, call);
+      if (call === operation.runs) operation.unread = true;
+      return result;
+    } finally {
+      operation.running = false;
+      wakeWaiters(operation);
+    }
+  }
+
+  private async execution(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs, call: number): Promise<ExecutionResult> {
     const { config, client, admission, logger } = this.options;
     const estimate = ctx.estimatedUpstreamCalls ?? 1;
     let ticket: { release(): void } | null = null;
@@ -288,7 +328,8 @@ export class LiveQueries {
     }
     // Hand the reads over: the new ones first, so a poller still needed does not stop between.
     const previous = operation.reads;
-    if (!this.open.has(operation)) return result;
+    // Superseded while it ran (a newer wake-up): the newer run's reads and result count, not these.
+    if (!this.open.has(operation) || call !== operation.runs) return result;
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());
@@ -340,6 +381,12 @@ export function connectUpdates(live: LiveQueries, client: InventoryClient, share
     live.resourceUpdated(tenantId, resourceId);
     shared?.publish(UPDATES_CHANNEL, JSON.stringify({ from: replica, tenantId, resourceId })).catch(() => undefined);
   });
+}
+
+function wakeWaiters(operation: LiveOperation): void {
+  const waiters = operation.waiters;
+  operation.waiters = [];
+  for (const resolve of waiters) resolve();
 }
 
 const ends = (result: ExecutionResult) => result.errors?.some((error) => ENDING_CODES.has(error.extensions?.code as string)) ?? false;
@@ -394,12 +441,10 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
   const patcher = new LivePatcher(patches);
   let finished = false;
   let endAfterNext = false;
-  let stop!: (value: IteratorResult<ExecutionResult>) => void;
-  const stopped = new Promise<IteratorResult<ExecutionResult>>((resolve) => (stop = resolve));
+  // source.return() settles a pending source.next() (done): nothing else needs to wait on the end.
   const finish = () => {
     if (finished) return;
     finished = true;
-    stop({ done: true, value: undefined });
     void source.return?.();
     operation.end();
   };
@@ -411,20 +456,26 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
       return this;
     },
     async next(): Promise<IteratorResult<LivePayload>> {
-      for (;;) {
-        if (finished || endAfterNext) {
-          finish();
-          return done;
+      try {
+        for (;;) {
+          if (finished || endAfterNext) {
+            finish();
+            return done;
+          }
+          const next = await source.next();
+          operation.delivered();
+          if (next.done || finished) {
+            finish();
+            return done;
+          }
+          const payload = patcher.payloadOf(next.value);
+          if (payload === null) continue;
+          if (ends(next.value)) endAfterNext = true;
+          return { done: false, value: payload };
         }
-        const next = await Promise.race([source.next(), stopped]);
-        if (next.done) {
-          finish();
-          return done;
-        }
-        const payload = patcher.payloadOf(next.value);
-        if (payload === null) continue;
-        if (ends(next.value)) endAfterNext = true;
-        return { done: false, value: payload };
+      } catch (error) {
+        finish();
+        throw error;
       }
     },
     async return(): Promise<IteratorResult<LivePayload>> {

@@ -48,6 +48,36 @@ describe('live queries that cannot be streamed or are not read', () => {
   });
 });
 
+describe('live query re-runs', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('run one at a time: a burst of wake-ups costs at most two executions, and the pollers stay as they were', async () => {
+    const r = resourceOf(h, 6);
+    const sse = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const iterator = sse.iterate({ query: DETAIL, variables: { id: r.id } })[Symbol.asyncIterator]();
+    expect(((await iterator.next()).value as { data: any }).data.tenant.resource.resourceId).toBe(r.id);
+    const pollers = h.live.polls.size;
+    // Each execution is admitted once: count the admissions.
+    const admitted = async () => Number(/^gateway_admission_admitted_total (\d+)$/m.exec(await (await fetch(new URL('/metrics', h.url))).text())?.[1]);
+    const before = await admitted();
+    for (let i = 0; i < 20; i++) h.live.resourceUpdated(TENANT, r.id);
+    await sleep(1_000);
+    const executions = (await admitted()) - before;
+    console.log(`20 wake-ups at once: ${executions} executions`);
+    expect(executions).toBeGreaterThan(0);
+    expect(executions).toBeLessThanOrEqual(2);
+    expect(h.live.polls.size).toBe(pollers);
+    await iterator.return?.();
+    await sleep(100);
+    expect(h.live.openOperations).toBe(0);
+    expect(h.live.polls.size).toBe(0);
+  });
+});
+
 describe('live queries over WebSocket', () => {
   let h: Harness;
   beforeAll(async () => {
