@@ -306,10 +306,11 @@ export class LiveQueries {
     const reads = new Map<string, PolledRead>();
     const stats = new OperationStats();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
+    const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const session = client.session({
       authorization, signal: ctx.request ? clientSignalOf(ctx.request) : undefined, stats, trace: ctx.observed?.trace,
       onRead: (read, value) => {
-        const key = LivePolls.keyOf(session, read);
+        const key = LivePolls.keyOf(credential, session, read);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });

@@ -78,6 +78,48 @@ describe('live query re-runs', () => {
   });
 });
 
+describe('live queries with the caller\'s credential and no response cache', () => {
+  let h: Harness;
+  const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
+  beforeAll(async () => {
+    h = await startHarness({ simulator: AUTH_ON, env: { INVENTORY_AUTH_MODE: 'passthrough', CACHE: 'false', LIVE_POLL_INTERVAL_S: '1' } });
+  });
+  afterAll(() => h.close());
+
+  const token = async () => {
+    const response = await fetch(`${h.simulator.url}/auth/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'gw-client', client_secret: 'gw-secret-value-123' }).toString(),
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+
+  it('polls each credential\'s reads with that credential: a viewer outlives another\'s refused one and still sees changes', async () => {
+    const r = resourceOf(h, 8);
+    const [first, second] = [await token(), await token()];
+    const open = (credential: string) => createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0, headers: { authorization: `Bearer ${credential}` } })
+      .iterate({ query: DETAIL, variables: { id: r.id } })[Symbol.asyncIterator]();
+    const a = open(first);
+    expect(((await a.next()).value as { data: any }).data.tenant.resource.resourceId).toBe(r.id);
+    const pollersOfOne = h.live.polls.size;
+    const b = open(second);
+    expect(((await b.next()).value as { data: any }).data.tenant.resource.resourceId).toBe(r.id);
+    expect(h.live.polls.size).toBe(2 * pollersOfOne);
+    // The first credential is refused: its viewer ends, the second's goes on with its own.
+    expect(h.simulator.revokeToken(first)).toBe(true);
+    const refused = await a.next();
+    expect((refused.value as { errors?: { extensions?: { code?: string } }[] }).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    await sleep(1_500);
+    const res = await fetch(`${h.simulator.url}/api/v2/tenants/${TENANT}/resources/${r.id}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-simulator-uncounted': '1', authorization: `Bearer ${second}` }, body: JSON.stringify({ aliasName: 'after-refusal' }),
+    });
+    expect(res.status).toBe(200);
+    const next = await Promise.race([b.next(), sleep(3_500).then(() => null)]);
+    expect((next?.value as { patch?: unknown[] } | undefined)?.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'after-refusal' }]);
+    await b.return?.();
+  });
+});
+
 describe('live queries over WebSocket', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -101,5 +143,39 @@ describe('live queries over WebSocket', () => {
     const padding = 'x'.repeat(h.config.limits.maxBodyBytes + 1);
     socket.send(JSON.stringify({ id: '2', type: 'subscribe', payload: { query: `{ __typename } # ${padding}` } }));
     expect(await closed).toBe(1009);
+  });
+
+  it('ends an operation\'s upstream work when the client completes it or goes away, not at the deadline', async () => {
+    const r = resourceOf(h, 7);
+    h.simulator.configure({ latencyMs: 4_000 });
+    try {
+      const open = async () => {
+        const socket = new WebSocket(h.url.replace('http', 'ws'), 'graphql-transport-ws');
+        await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+        socket.send(JSON.stringify({ type: 'connection_init' }));
+        await new Promise((resolve) => socket.once('message', resolve));
+        // Not live, not cached: the upstream read is under way until the client leaves.
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: DETAIL.replace('@live', ''), variables: { id: r.id } } }));
+        const started = performance.now();
+        while (h.simulator.stats().inFlight === 0 && performance.now() - started < 2_000) await sleep(20);
+        expect(h.simulator.stats().inFlight).toBe(1);
+        return socket;
+      };
+      const inFlightAfter = async (ms: number) => {
+        await sleep(ms);
+        return h.simulator.stats().inFlight;
+      };
+      // The client completes the operation.
+      const completing = await open();
+      completing.send(JSON.stringify({ id: '1', type: 'complete' }));
+      expect(await inFlightAfter(500)).toBe(0);
+      completing.close();
+      // The client goes away.
+      const leaving = await open();
+      leaving.terminate();
+      expect(await inFlightAfter(500)).toBe(0);
+    } finally {
+      h.simulator.configure({ latencyMs: 0 });
+    }
   });
 });
