@@ -3,6 +3,8 @@
  * reading, overlapping wake-ups, oversized WebSocket messages, WebSocket operations that end.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createClient as createSseClient } from 'graphql-sse';
@@ -10,6 +12,11 @@ import { startHarness, type Harness } from '../support/harness.js';
 
 const TENANT = 'client_1';
 const resourceOf = (h: Harness, index: number) => h.simulator.dataset.tenants.get(TENANT)!.resources.filter((r) => r.shape === 'general')[index]!;
+const DASHBOARD = /* GraphQL */ `
+  query Dashboard @live {
+    tenant(id: "client_1") { resources(first: 50) { totalCount nodes { id hostName aliasName state resourceType } } }
+  }
+`;
 const DETAIL = /* GraphQL */ `
   query ResourceCard($id: ID!) @live {
     tenant(id: "client_1") { resource(id: $id) { id resourceId aliasName hostName state } }
@@ -76,6 +83,42 @@ describe('live query re-runs', () => {
     expect(h.live.openOperations).toBe(0);
     expect(h.live.polls.size).toBe(0);
   });
+});
+
+describe('a long-lived live query', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('keeps no result of its past executions: the heap does not grow with re-runs', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await sleep(20);
+      }
+      return process.memoryUsage().heapUsed;
+    };
+    const sse = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const iterator = sse.iterate({ query: DASHBOARD })[Symbol.asyncIterator]();
+    expect(((await iterator.next()).value as { data: any }).data.tenant.resources.nodes).toHaveLength(50);
+    const rerun = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        h.live.resourceUpdated(TENANT, 'any');
+        await sleep(3);
+      }
+    };
+    await rerun(200);
+    const before = await heap();
+    await rerun(1_500);
+    const grown = (await heap()) - before;
+    console.log(`heap after 1500 re-runs of a 50-resource dashboard: ${(grown / 1e6).toFixed(1)} MB more`);
+    expect(grown).toBeLessThan(4e6);
+    await iterator.return?.();
+  }, 60_000);
 });
 
 describe('live queries with the caller\'s credential and no response cache', () => {
