@@ -38,6 +38,7 @@ import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
 import type { AdmissionController, Refusal } from './admission.js';
 import { overloaded } from './admission.js';
+import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
@@ -55,7 +56,27 @@ const RERUN_RETRY_MS = 250;
 /** The longest throttle a client may ask for (ms); a longer one is shortened to it. */
 const MAX_THROTTLE_MS = 60_000;
 
-type LiveContext = GatewayContext & { request?: Request; req?: IncomingMessage; liveOperation?: boolean };
+type LiveContext = GatewayContext & { request?: Request; req?: IncomingMessage; liveOperation?: boolean; overWebSocket?: boolean };
+
+/** Answers that Yoga streams: SSE and multipart (useDeferStream); wildcards match them as in Yoga's choice. */
+const STREAMED_MEDIA_TYPES = ['text/event-stream', 'multipart/mixed'];
+
+/**
+ * Whether Yoga will stream this request's answer (and so read and close the live stream): a
+ * single operation (a batch is answered as one JSON array) whose Accept takes a streamed type.
+ * Any other answer (406, a JSON array) would leave the operation open and never read.
+ */
+function streamable(request: Request, batched: WeakSet<Request>): boolean {
+  if (batched.has(request)) return false;
+  const accepted = (request.headers.get('accept') || '*/*').replace(/\s/g, '').toLowerCase().split(',').map((part) => part.split(';')[0] ?? '');
+  return accepted.some((asked) => {
+    const [askedType, askedSub] = asked.split('/');
+    return STREAMED_MEDIA_TYPES.some((offered) => {
+      const [type, sub] = offered.split('/');
+      return (askedType === '*' || askedType === type) && (askedSub === '*' || askedSub === sub);
+    });
+  });
+}
 
 /** What the live store's execution context adds (the store passes it to the execute it wraps). */
 interface StoreContext {
@@ -70,6 +91,16 @@ interface LiveOperation {
   reads: Set<string>;
   /** The resource identifiers and result of its last execution (the result is the one the patcher holds). */
   last: { identifiers: string[]; result: ExecutionResult } | null;
+  /** Executions asked for so far (each wake-up asks for one); only the newest one runs. */
+  runs: number;
+  /** An execution is under way: the next one waits for it (they share the context). */
+  running: boolean;
+  /** The viewer has not read the last result yet: the next execution waits for it. */
+  unread: boolean;
+  /** Executions waiting for their turn (at most the newest is still wanted). */
+  waiters: (() => void)[];
+  /** The viewer took a result. */
+  delivered(): void;
   end(): void;
   /** Called once when it ends. */
   onEnd(listener: () => void): void;
@@ -151,7 +182,13 @@ export class LiveQueries {
 
   /** The Yoga/envelop plugin; before the admission plugin, which leaves live operations to it. */
   plugin(): Plugin<GatewayContext> {
+    const batched = new WeakSet<Request>();
     return {
+      onRequestParse: ({ request }) => ({
+        onRequestParseDone: ({ requestParserResult }) => {
+          if (Array.isArray(requestParserResult)) batched.add(request);
+        },
+      }),
       onValidate: ({ addValidationRule }) => {
         addValidationRule(NoLiveMixedWithDeferStreamRule);
       },
@@ -160,6 +197,11 @@ export class LiveQueries {
         if (!operationNode || !isLiveQueryOperationDefinitionNode(operationNode, args.variableValues ?? undefined)) return;
         const ctx = args.contextValue as LiveContext;
         ctx.liveOperation = true;
+        // Refused before it counts: an answer that is not a stream would hold its place forever.
+        if (!ctx.overWebSocket && (!ctx.request || !streamable(ctx.request, batched))) {
+          setExecuteFn(() => ({ errors: [gatewayError('BAD_USER_INPUT', 'A @live query needs a streamed answer: send it alone (not in a batch) with Accept: text/event-stream, or over WebSocket.', { reason: 'LIVE_NEEDS_STREAM' })] }));
+          return;
+        }
         // Counted from here, when execution starts (another plugin may still stop it before).
         setExecuteFn(async (executionArgs) => {
           const caller = callerKey(ctx);
@@ -200,6 +242,14 @@ export class LiveQueries {
       id: `live-operation:${++this.operationCount}`,
       reads: new Set(),
       last: null,
+      runs: 0,
+      running: false,
+      unread: false,
+      waiters: [],
+      delivered: () => {
+        operation.unread = false;
+        wakeWaiters(operation);
+      },
       end: () => {
         if (ended) return;
         ended = true;
@@ -210,6 +260,7 @@ export class LiveQueries {
         this.polls.release(operation.reads);
         operation.reads.clear();
         operation.last = null;
+        wakeWaiters(operation);
         for (const f of enders) f();
       },
       onEnd: (f) => enders.push(f),
@@ -223,21 +274,43 @@ export class LiveQueries {
    * its reads handed to the pollers, and the stale flag when a read it depends on is failing.
    */
   private async run(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs): Promise<ExecutionResult> {
+    // One execution at a time, and none while the viewer has not read the last result: wake-ups
+    // meanwhile ask for one more run, which the newest of them makes. A superseded one returns
+    // at once (the store, which counts its runs the same way, does not deliver its result).
+    const call = ++operation.runs;
+    wakeWaiters(operation);
+    while ((operation.running || operation.unread) && call === operation.runs && this.open.has(operation)) {
+      await new Promise<void>((resolve) => operation.waiters.push(resolve));
+    }
+    if (call !== operation.runs || !this.open.has(operation)) return operation.last?.result ?? { data: null };
+    operation.running = true;
+    try {
+      const result = await this.execution(ctx, operation, execute, args, call);
+      if (call === operation.runs) operation.unread = true;
+      return result;
+    } finally {
+      operation.running = false;
+      wakeWaiters(operation);
+    }
+  }
+
+  private async execution(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs, call: number): Promise<ExecutionResult> {
     const { config, client, admission, logger } = this.options;
     const estimate = ctx.estimatedUpstreamCalls ?? 1;
     let ticket: { release(): void } | null = null;
     if (estimate > 0) {
-      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request?.signal ? AbortSignal.any([ctx.request.signal]) : undefined);
+      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request ? clientSignalOf(ctx.request) : undefined);
       if (typeof outcome === 'string') return this.putOff(operation, args, outcome);
       ticket = outcome;
     }
     const reads = new Map<string, PolledRead>();
     const stats = new OperationStats();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
+    const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const session = client.session({
-      authorization, signal: ctx.request?.signal, stats, trace: ctx.observed?.trace,
+      authorization, signal: ctx.request ? clientSignalOf(ctx.request) : undefined, stats, trace: ctx.observed?.trace,
       onRead: (read, value) => {
-        const key = LivePolls.keyOf(session, read);
+        const key = LivePolls.keyOf(credential, session, read);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });
@@ -256,7 +329,8 @@ export class LiveQueries {
     }
     // Hand the reads over: the new ones first, so a poller still needed does not stop between.
     const previous = operation.reads;
-    if (!this.open.has(operation)) return result;
+    // Superseded while it ran (a newer wake-up): the newer run's reads and result count, not these.
+    if (!this.open.has(operation) || call !== operation.runs) return result;
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());
@@ -308,6 +382,12 @@ export function connectUpdates(live: LiveQueries, client: InventoryClient, share
     live.resourceUpdated(tenantId, resourceId);
     shared?.publish(UPDATES_CHANNEL, JSON.stringify({ from: replica, tenantId, resourceId })).catch(() => undefined);
   });
+}
+
+function wakeWaiters(operation: LiveOperation): void {
+  const waiters = operation.waiters;
+  operation.waiters = [];
+  for (const resolve of waiters) resolve();
 }
 
 const ends = (result: ExecutionResult) => result.errors?.some((error) => ENDING_CODES.has(error.extensions?.code as string)) ?? false;
@@ -362,12 +442,10 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
   const patcher = new LivePatcher(patches);
   let finished = false;
   let endAfterNext = false;
-  let stop!: (value: IteratorResult<ExecutionResult>) => void;
-  const stopped = new Promise<IteratorResult<ExecutionResult>>((resolve) => (stop = resolve));
+  // source.return() settles a pending source.next() (done): nothing else needs to wait on the end.
   const finish = () => {
     if (finished) return;
     finished = true;
-    stop({ done: true, value: undefined });
     void source.return?.();
     operation.end();
   };
@@ -379,20 +457,26 @@ function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boo
       return this;
     },
     async next(): Promise<IteratorResult<LivePayload>> {
-      for (;;) {
-        if (finished || endAfterNext) {
-          finish();
-          return done;
+      try {
+        for (;;) {
+          if (finished || endAfterNext) {
+            finish();
+            return done;
+          }
+          const next = await source.next();
+          operation.delivered();
+          if (next.done || finished) {
+            finish();
+            return done;
+          }
+          const payload = patcher.payloadOf(next.value);
+          if (payload === null) continue;
+          if (ends(next.value)) endAfterNext = true;
+          return { done: false, value: payload };
         }
-        const next = await Promise.race([source.next(), stopped]);
-        if (next.done) {
-          finish();
-          return done;
-        }
-        const payload = patcher.payloadOf(next.value);
-        if (payload === null) continue;
-        if (ends(next.value)) endAfterNext = true;
-        return { done: false, value: payload };
+      } catch (error) {
+        finish();
+        throw error;
       }
     },
     async return(): Promise<IteratorResult<LivePayload>> {

@@ -29,6 +29,12 @@ try {
 
 const logger = createLogger(config.logLevel);
 logger.addSecret(config.clientSecret);
+// A promise nobody awaited failed (a bug in fire-and-forget work): logged in the gateway's log
+// with what was open, and the process keeps serving, rather than every viewer and request
+// ending with it (Node's default for an unhandled rejection).
+process.on('unhandledRejection', (reason) => {
+  logger.error('unhandled promise rejection', { error: reason });
+});
 let simulator: Simulator | null = null;
 let baseUrl = config.inventoryApiUrl;
 if (baseUrl === null) {

@@ -8,9 +8,9 @@
 import type http from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { bareHash, type GatewayConfig } from '../config.js';
-import type { Gateway } from './yoga.js';
+import { endRequestSessions, type Gateway } from './yoga.js';
 
 interface Enveloped {
   execute(args: ExecutionArgs): unknown;
@@ -48,20 +48,69 @@ export function originAllowed(config: Pick<GatewayConfig, 'corsOrigins'>, origin
   }
 }
 
+/**
+ * A WebSocket operation's request: its signal stands for the client's disconnect (the session
+ * and admission follow it), and its upstream sessions end with it.
+ */
+interface SocketOperation {
+  request: Request;
+  controller: AbortController;
+}
+
+/** Ends an operation: its sessions close and anything still under way upstream is aborted. */
+function endOperation(operation: SocketOperation): void {
+  endRequestSessions(operation.request);
+  operation.controller.abort(new DOMException('The client completed the operation or left', 'AbortError'));
+}
+
 export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
-  const sockets = new WebSocketServer({ server, path: '/graphql' });
-  useServer<Record<string, unknown> | undefined, { request: http.IncomingMessage }>({
+  // Per socket, its operations by id: graphql-ws tells of none of them ending for a single result
+  // the client completed early, so the socket's own `complete` messages and close are watched too.
+  const operations = new WeakMap<WebSocket, Map<string, SocketOperation>>();
+  const end = (socket: WebSocket, id: string) => {
+    const operation = operations.get(socket)?.get(id);
+    if (!operation) return;
+    operations.get(socket)?.delete(id);
+    endOperation(operation);
+  };
+  // A message is a request body: the same limit as over HTTP (ws would take up to 100 MiB; a larger one closes the socket with 1009).
+  const sockets = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxBodyBytes });
+  useServer<Record<string, unknown> | undefined, { request: http.IncomingMessage; socket: WebSocket }>({
     execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
     subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
     // false: the socket is closed with 4403 Forbidden.
-    onConnect: (ctx) => originAllowed(config, ctx.extra.request.headers.origin, ctx.extra.request.headers.host),
-    onSubscribe: async (ctx, _id, params) => {
+    onConnect: (ctx) => {
+      if (!originAllowed(config, ctx.extra.request.headers.origin, ctx.extra.request.headers.host)) return false;
+      const socket = ctx.extra.socket;
+      const own = new Map<string, SocketOperation>();
+      operations.set(socket, own);
+      socket.on('message', (data: Buffer) => {
+        // Only `complete` matters here; graphql-ws answers anything malformed itself.
+        if (!data.includes('"complete"')) return;
+        try {
+          const message = JSON.parse(data.toString()) as { type?: unknown; id?: unknown };
+          if (message.type === 'complete' && typeof message.id === 'string') end(socket, message.id);
+        } catch {
+          // Not JSON: graphql-ws closes the socket (4400), and onClose ends the operations.
+        }
+      });
+      return true;
+    },
+    onComplete: (ctx, id) => end(ctx.extra.socket, id),
+    onClose: (ctx) => {
+      const own = operations.get(ctx.extra.socket);
+      if (!own) return;
+      operations.delete(ctx.extra.socket);
+      for (const operation of own.values()) endOperation(operation);
+    },
+    onSubscribe: async (ctx, id, params) => {
       const upgrade = ctx.extra.request;
       const headers = new Headers();
       for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
       const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
       if (typeof authorization === 'string') headers.set('authorization', authorization);
-      const request = new Request(`http://${upgrade.headers.host ?? 'localhost'}/graphql`, { method: 'POST', headers });
+      const controller = new AbortController();
+      const request = new Request(`http://${upgrade.headers.host ?? 'localhost'}/graphql`, { method: 'POST', headers, signal: controller.signal });
       const query = documentOf(config, params);
       if (query instanceof GraphQLError) return [query];
       const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };
@@ -74,9 +123,16 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       }
       const errors = validate(schema, document);
       if (errors.length > 0) return [...errors];
+      // The live-query plugin serves @live here: graphql-ws reads every result of a stream.
+      const contextValue = Object.assign(await contextFactory(), { overWebSocket: true });
+      const own = operations.get(ctx.extra.socket);
+      const operation = { request, controller };
+      // The socket closed meanwhile (onClose has run): the operation ends before it starts.
+      if (own) own.set(id, operation);
+      else endOperation(operation);
       return {
         schema, document, operationName: params.operationName, variableValues: params.variables,
-        contextValue: await contextFactory(), rootValue: { execute, subscribe },
+        contextValue, rootValue: { execute, subscribe },
       };
     },
   }, sockets);

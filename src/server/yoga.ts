@@ -86,6 +86,15 @@ function endSessions(request: Request, state: RequestSessions): void {
 }
 
 /**
+ * Ends the upstream sessions of a request that Yoga never answers itself: a WebSocket operation
+ * (onResponse does not run for it), once it completed or its client went away.
+ */
+export function endRequestSessions(request: Request): void {
+  const state = requestSessions.get(request);
+  if (state) endSessions(request, state);
+}
+
+/**
  * The request's upstream sessions end when its answer is complete: their deadline timers are
  * cleared and nothing of theirs still queued is sent. A single result is complete when the
  * response is made; a streamed one (@defer/@stream over multipart or SSE) when its last payload

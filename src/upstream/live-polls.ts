@@ -71,9 +71,13 @@ export class LivePolls {
     this.now = options.now ?? Date.now;
   }
 
-  /** The poll key of a read made with this session (null when the read is not polled). */
-  static keyOf(session: InventorySession, read: UpstreamRead): string {
-    return `${session.cacheScope}|${session.pathOf(read)}`;
+  /**
+   * The poll key of a read made with this session by the caller `credential` (callerKey in
+   * passthrough, whose credential the polls carry; one shared identity in the other modes): not
+   * the cache scope, which is empty without a cache and would let callers share a poller.
+   */
+  static keyOf(credential: string, session: InventorySession, read: UpstreamRead): string {
+    return `${credential}|${session.pathOf(read)}`;
   }
 
   /** Distinct reads polled now. */
@@ -153,6 +157,8 @@ export class LivePolls {
     } catch (error) {
       if (isRefusal(error)) {
         news = 'refused';
+        // Its readers end when they re-run; until then the refused credential is tried less often.
+        poller.failures++;
       } else {
         poller.failures++;
         if (isOutage(error) && poller.failingSince === null) {
