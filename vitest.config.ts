@@ -6,17 +6,18 @@ const require = createRequire(import.meta.url);
 /**
  * Tests that assert latency or CPU bounds under load (the issue's figures are for a gateway
  * that is not competing with other test files for the two cores) run one file at a time, after
- * everything else.
+ * everything else. The replicas and rotation tests run with the other files: their bounds are
+ * counts (no request fails, at least N answered) and whole-second windows (an idle connection
+ * closed after 4.9-7 s, an exit within 1.4-5 s, the slowest answer under 1.5 s while Redis hangs
+ * 2 s), which two busy cores keep.
  */
 const LOAD_TESTS = [
   'test/e2e/fragment-bombs.test.ts',
   'test/e2e/admission.test.ts',
-  'test/e2e/rotation.test.ts',
   'test/e2e/stay-up-upstream.test.ts',
   'test/e2e/resilience.test.ts',
   'test/e2e/efficiency.test.ts',
   'test/e2e/defer-stream.test.ts',
-  'test/e2e/replicas.test.ts',
 ];
 
 export default defineConfig({
@@ -38,7 +39,7 @@ export default defineConfig({
     projects: [
       // Four workers on two cores, not Vitest's default of cores - 1 (one here): these files mostly
       // wait on sockets, timers and child processes, so fewer workers left the cores idle (the
-      // project took 97 s on two workers, 74 s on four, on the 2-core CI-like machine).
+      // project took 97 s on two workers, 74-90 s on four and 92 s on six, on the 2-core machine).
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: LOAD_TESTS, maxWorkers: 4, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'load', include: LOAD_TESTS, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],

@@ -12,7 +12,7 @@
  * they assert no time bound, so they run with the other files, not alone.
  *
  * Needs the Debian packages redis-server and nginx (installed by .ci/run); skipped, with one
- * line, when either is missing. Runs alone (LOAD_TESTS in vitest.config.ts).
+ * line, when either is missing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
