@@ -56,11 +56,17 @@ const invalid = (field: string) => badUserInput(`${field} is not an id from this
 
 /** The key a global id stands for; anything else is BAD_USER_INPUT (checked before any call). */
 export function parseGlobalId(globalId: string, field = 'id'): NodeKey {
-  if (typeof globalId !== 'string' || globalId.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(globalId)) throw invalid(field);
-  const text = Buffer.from(globalId, 'base64url').toString('utf8');
+  const parts = typeof globalId === 'string' ? splitGlobalId(globalId) : null;
+  if (!parts) throw invalid(field);
+  return nodeKey(parts.kind, parts.local, field);
+}
+
+/** A global id's kind and local id as written, or null when it is not base64url text with a colon. */
+function splitGlobalId(value: string): { kind: string; local: string } | null {
+  if (value.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(value)) return null;
+  const text = Buffer.from(value, 'base64url').toString('utf8');
   const colon = text.indexOf(':');
-  if (colon < 0) throw invalid(field);
-  return nodeKey(text.slice(0, colon), text.slice(colon + 1), field);
+  return colon < 0 ? null : { kind: text.slice(0, colon), local: text.slice(colon + 1) };
 }
 
 /** The key of a kind and a local id (as the relay plugin passes them after decoding). */
@@ -80,10 +86,11 @@ export function nodeKey(kind: string, local: string, field = 'id'): NodeKey {
 
 /** The one rule that tells a global id from an inventory id (see the module comment). */
 export function looksLikeGlobalId(value: string): boolean {
-  if (value.length > MAX_GLOBAL_ID_LENGTH || !BASE64URL.test(value)) return false;
-  const text = Buffer.from(value, 'base64url').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon > 0 && Object.hasOwn(KIND_WORDS, text.slice(0, colon));
+  return isKnownKind(splitGlobalId(value));
+}
+
+function isKnownKind(parts: { kind: string } | null): parts is { kind: NodeKind; local: string } {
+  return parts !== null && Object.hasOwn(KIND_WORDS, parts.kind);
 }
 
 /** The key shape of one kind (Resource and DecommissionedResource share a member of NodeKey). */
@@ -96,8 +103,10 @@ export type KeyOfKind<K extends NodeKind> = NodeKey extends infer N ? (N extends
  * `field`, thrown before any upstream call.
  */
 export function keyFromGlobalId<K extends NodeKind>(value: string, kind: K, field: string, tenantId?: string): KeyOfKind<K> | null {
-  if (!looksLikeGlobalId(value)) return null;
-  const key = parseGlobalId(value, field);
+  // Decoded once: the same parts decide "global id or not" and give the key.
+  const parts = splitGlobalId(value);
+  if (!isKnownKind(parts)) return null;
+  const key = nodeKey(parts.kind, parts.local, field);
   if (key.kind !== kind) throw badUserInput(`${field} is the id of ${KIND_WORDS[key.kind]}, not of ${KIND_WORDS[kind]}`, field);
   if (tenantId !== undefined && key.tenantId !== tenantId) {
     throw badUserInput(`${field} names an object of tenant '${key.tenantId}', not of tenant '${tenantId}'`, field);
