@@ -7,7 +7,7 @@
 import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
-import { documentWalk, type CollectedField, type DocumentWalk } from './document-walk.js';
+import { documentWalk, operationOf, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
@@ -312,8 +312,7 @@ export function estimateUpstreamCalls(
   variables: Record<string, unknown>,
   settings: CostSettings,
 ): { estimate: number; problems: GraphQLError[] } {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
+  const operation = operationOf(document, operationName);
   if (!operation) return { estimate: 0, problems: [] };
   const walker = new Walker(documentWalk(document), variables, settings);
   return { estimate: walker.root(operation), problems: walker.problems };

@@ -8,7 +8,7 @@
  * fragment's result. Counts that multiply through spreads (aliases, expansions) are computed
  * arithmetically, never by expanding.
  */
-import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 
 /** A field reached from a selection set through inline fragments and spreads, with the type condition it sits under. */
 export interface CollectedField { field: FieldNode; on: string | null }
@@ -113,4 +113,10 @@ export function documentWalk(document: DocumentNode): DocumentWalk {
   let walk = walks.get(document);
   if (!walk) walks.set(document, (walk = new DocumentWalk(document)));
   return walk;
+}
+
+/** The operation that runs, as graphql-js picks it: the named one, or the first. */
+export function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  return operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
 }

@@ -6,14 +6,14 @@
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
-  GraphQLError, Kind, NoSchemaIntrospectionCustomRule, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext,
+  GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls } from '../schema/cost.js';
 import { readResourceTypeNames, tenantsToReadTypesOf } from './summary-types.js';
-import { documentWalk } from '../schema/document-walk.js';
+import { documentWalk, operationOf } from '../schema/document-walk.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
@@ -69,9 +69,7 @@ function shapeRule(config: GatewayConfig) {
 
 /** Whether the operation that runs declares variables (validation refuses a use of an undeclared one). */
 function hasVariables(document: DocumentNode, operationName: string | null | undefined): boolean {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  return (operation?.variableDefinitions?.length ?? 0) > 0;
+  return (operationOf(document, operationName)?.variableDefinitions?.length ?? 0) > 0;
 }
 
 type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;

@@ -5,9 +5,10 @@
  * estimate counts one read per type exactly. Only for a summary whose filter the search would
  * accept: bad input costs no upstream call.
  */
-import { getVariableValues, Kind, valueFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { BREAK, getVariableValues, Kind, valueFromAST, visit, type DocumentNode, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import type { GatewayContext } from '../context.js';
 import { summariesByType } from '../schema/cost.js';
+import { operationOf } from '../schema/document-walk.js';
 import { filterWithInventoryId, inventoryIdArgument } from '../schema/global-id.js';
 import { resourceQueryString, type ResourceFilter } from '../upstream/query-string.js';
 
@@ -19,14 +20,30 @@ import { resourceQueryString, type ResourceFilter } from '../upstream/query-stri
  */
 const MAX_TENANTS_READ_BEFORE_EXECUTION = 5;
 
-/** The operation that runs, as graphql-js picks it. */
-function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  return operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-}
 
 /** Tenant ids (as the operation gives them) whose summaries count per type with a valid filter; empty for most operations. */
+/** Per document, whether it asks for counts per resource type at all: most never do. */
+const countsPerType = new WeakMap<DocumentNode, boolean>();
+
+function asksCountsPerType(document: DocumentNode): boolean {
+  let asks = countsPerType.get(document);
+  if (asks === undefined) {
+    asks = false;
+    visit(document, {
+      Field(node) {
+        if (node.name.value !== 'byResourceType') return undefined;
+        asks = true;
+        return BREAK;
+      },
+    });
+    countsPerType.set(document, asks);
+  }
+  return asks;
+}
+
 export function tenantsToReadTypesOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): string[] {
+  // Checked once per document, so other operations walk no tenant field here.
+  if (!asksCountsPerType(document)) return [];
   const operation = operationOf(document, operationName);
   if (!operation || operation.operation !== 'query') return [];
   const summaries = summariesByType(document, operation, variables);
