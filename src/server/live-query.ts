@@ -297,9 +297,10 @@ export class LiveQueries {
   private async execution(ctx: LiveContext, operation: LiveOperation, execute: (args: ExecutionArgs) => Promise<ExecutionResult>, args: ExecutionArgs, call: number): Promise<ExecutionResult> {
     const { config, client, admission, logger } = this.options;
     const estimate = ctx.estimatedUpstreamCalls ?? 1;
+    const signal = ctx.request ? clientSignalOf(ctx.request) : undefined;
     let ticket: { release(): void } | null = null;
     if (estimate > 0) {
-      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), ctx.request ? clientSignalOf(ctx.request) : undefined);
+      const outcome = await admission.acquire(operation.caller, admission.weightOf(estimate), signal);
       if (typeof outcome === 'string') return this.putOff(operation, args, outcome);
       ticket = outcome;
     }
@@ -308,7 +309,7 @@ export class LiveQueries {
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const session = client.session({
-      authorization, signal: ctx.request ? clientSignalOf(ctx.request) : undefined, stats, trace: ctx.observed?.trace,
+      authorization, signal, stats, trace: ctx.observed?.trace,
       onRead: (read, value) => {
         const key = LivePolls.keyOf(credential, session, read);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });

@@ -40,8 +40,8 @@ export interface GatewayOptions {
   metrics?: GatewayMetrics | null;
   /** OpenTelemetry tracing (src/observability/tracing.ts); absent: off. */
   tracing?: Tracing | null;
-  /** Live queries (`@live`); one is made when absent. */
-  live?: LiveQueries;
+  /** Live queries (`@live`), made and wired (updates, shutdown) by the composition root. */
+  live: LiveQueries;
 }
 
 export interface Lifecycle {
@@ -160,7 +160,7 @@ function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecy
 
 export function createGateway({
   config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.metrics, tracing = client.tracing,
-  live = new LiveQueries({ config, client, admission, logger }),
+  live,
 }: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
   served?.setSources({
