@@ -142,9 +142,7 @@ export class ResponseCache {
     // Unproven credential: this read goes upstream (and refreshes its entry), or waits for the one that does.
     const proving = request.credential && !io.proven() ? await this.awaitProof(request, io) : null;
     try {
-      const dependencies = this.dependencies(request);
-      const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
-      const generational = dependencies.length > 0;
+      const { key, generational } = await this.keyOf(request);
       const entry = await this.lookup(key, generational);
       const now = this.now();
       if (entry && !proving && now < entry.freshUntil) {
@@ -190,9 +188,14 @@ export class ResponseCache {
   async revalidate(request: CacheRequest, io: CacheReadIo): Promise<Fetched> {
     const ttl = this.ttlMs(request);
     if (ttl <= 0) return io.fetch();
+    const { key, generational } = await this.keyOf(request);
+    return this.load(key, request, io, ttl, generational);
+  }
+
+  /** The entry's key: readers and live polls must agree on it, or a poll refreshes an entry nobody reads. */
+  private async keyOf(request: CacheRequest): Promise<{ key: string; generational: boolean }> {
     const dependencies = this.dependencies(request);
-    const key = `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`;
-    return this.load(key, request, io, ttl, dependencies.length > 0);
+    return { key: `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`, generational: dependencies.length > 0 };
   }
 
   /**
