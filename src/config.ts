@@ -128,14 +128,22 @@ function boolSetting(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
 }
 
+/** Each cached route's TTL setting in seconds: the cache's TTLs and the live polls' default periods. */
+function ttlSecondsByRoute(env: Env): Record<CachedRoute, number> {
+  const seconds = {} as Record<CachedRoute, number>;
+  for (const [route, [name, fallback]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, readonly [string, number]][]) {
+    seconds[route] = intSetting(env, name, fallback, 0, 30 * 86_400);
+  }
+  return seconds;
+}
+
+const mapValues = <K extends string>(record: Record<K, number>, f: (value: number) => number) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value as number)])) as Record<K, number>;
+
 function cacheSetting(env: Env): CacheSettings | null {
   if (!boolSetting(env, 'CACHE', true)) return null;
-  const ttlMs = {} as Record<CachedRoute, number>;
-  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, readonly [string, number]][]) {
-    ttlMs[route] = intSetting(env, name, seconds, 0, 30 * 86_400) * 1000;
-  }
   return {
-    ttlMs,
+    ttlMs: mapValues(ttlSecondsByRoute(env), (s) => s * 1000),
     staleWhileRevalidateMs: intSetting(env, 'CACHE_STALE_WHILE_REVALIDATE_S', 10, 0, 86_400) * 1000,
     staleIfErrorMs: intSetting(env, 'CACHE_STALE_IF_ERROR_S', 3_600, 0, 7 * 86_400) * 1000,
     maxBytes: intSetting(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024),
@@ -149,11 +157,8 @@ const MIN_LIVE_POLL_S = 2;
 
 function liveSetting(env: Env): LiveSettings {
   const fixed = env.LIVE_POLL_INTERVAL_S?.trim() ? intSetting(env, 'LIVE_POLL_INTERVAL_S', MIN_LIVE_POLL_S, 1, 86_400) : null;
-  const pollIntervalMs = {} as Record<CachedRoute, number>;
-  for (const [route, [name, seconds]] of Object.entries(TTL_DEFAULTS_S) as [CachedRoute, readonly [string, number]][]) {
-    // The route's TTL as the cache reads it (also when the cache is off: the same setting).
-    pollIntervalMs[route] = (fixed ?? Math.max(MIN_LIVE_POLL_S, intSetting(env, name, seconds, 0, 30 * 86_400))) * 1000;
-  }
+  // The route's TTL as the cache reads it (also when the cache is off: the same setting).
+  const pollIntervalMs = mapValues(ttlSecondsByRoute(env), (s) => (fixed ?? Math.max(MIN_LIVE_POLL_S, s)) * 1000);
   const maxOperations = intSetting(env, 'MAX_LIVE_OPERATIONS', 5_000, 1, 1_000_000);
   const maxOperationsPerCaller = intSetting(env, 'MAX_LIVE_OPERATIONS_PER_CALLER', Math.min(500, maxOperations), 1, 1_000_000);
   if (maxOperationsPerCaller > maxOperations) {
