@@ -183,7 +183,7 @@ export class ResponseCache {
   /**
    * A live query's poll: the upstream's answer now, whatever the entry's age (shared with a call
    * in flight for the same key), stored as the fresh entry, so the operations it wakes read it
-   * from here. Its text is what the poller hashes.
+   * from here. The poller hashes its value (as the first read of it was hashed).
    */
   async revalidate(request: CacheRequest, io: CacheReadIo): Promise<Fetched> {
     const ttl = this.ttlMs(request);
