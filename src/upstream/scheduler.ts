@@ -1,7 +1,10 @@
 /**
  * Bounded upstream concurrency with a fair queue: a process-wide limit shared by all operations,
- * and a per-operation limit. Free slots go round-robin to operations with waiting calls, so one
- * big query cannot starve small ones nor flood the upstream. A queued call is checked once more
+ * and a per-operation limit. A free slot goes first to an operation with nothing in flight (so
+ * every operation always has a call moving, and a small query never waits behind a big one's
+ * queue), then to the oldest operation below its own limit (so one big query cannot flood the
+ * upstream). Oldest-first, not round-robin: round-robin kept equal operations in step, finishing
+ * together and then all waiting on their first call at once while the slots stood idle. A queued call is checked once more
  * when its turn comes (its lane's `expired`, e.g. the operation deadline): a call whose operation
  * is over is dropped there, without taking a slot, instead of being sent.
  */
@@ -19,13 +22,13 @@ export interface LaneOptions {
 export class FairScheduler {
   private active = 0;
   private readonly waiting: Lane[] = [];
-  private cursor = 0;
+  private lanes = 0;
 
   constructor(readonly maxInFlight: number) {}
 
   /** One lane per GraphQL operation. */
   lane(maxInFlight: number, options: LaneOptions = {}): Lane {
-    return new Lane(this, maxInFlight, options);
+    return new Lane(this, maxInFlight, options, this.lanes++);
   }
 
   get inFlight(): number {
@@ -39,7 +42,12 @@ export class FairScheduler {
 
   /** @internal */
   enqueue(lane: Lane): void {
-    if (!this.waiting.includes(lane)) this.waiting.push(lane);
+    if (!this.waiting.includes(lane)) {
+      // Kept in lane age order (oldest first).
+      let at = this.waiting.length;
+      while (at > 0 && (this.waiting[at - 1] as Lane).seq > lane.seq) at--;
+      this.waiting.splice(at, 0, lane);
+    }
     this.pump();
   }
 
@@ -60,32 +68,36 @@ export class FairScheduler {
 
   private pump(): void {
     while (this.active < this.maxInFlight && this.waiting.length > 0) {
-      let progressed = false;
-      for (let i = 0; i < this.waiting.length; i++) {
-        const index = (this.cursor + i) % this.waiting.length;
-        const lane = this.waiting[index] as Lane;
-        if (lane.inFlight >= lane.maxInFlight) continue;
-        const waiter = lane.queue.shift() as Waiter;
-        if (lane.queue.length === 0) {
-          this.waiting.splice(index, 1);
-          this.cursor = this.waiting.length === 0 ? 0 : index % this.waiting.length;
-        } else {
-          this.cursor = (index + 1) % this.waiting.length;
-        }
-        progressed = true;
-        const reason = lane.expiredReason();
-        if (reason !== undefined) {
-          // Its operation is over (deadline, disconnect): drop it without taking a slot.
-          waiter.reject(reason);
-          break;
-        }
-        this.active++;
-        lane.inFlight++;
-        waiter.start();
-        break;
+      const index = this.next();
+      if (index < 0) return;
+      const lane = this.waiting[index] as Lane;
+      const waiter = lane.queue.shift() as Waiter;
+      if (lane.queue.length === 0) this.waiting.splice(index, 1);
+      const reason = lane.expiredReason();
+      if (reason !== undefined) {
+        // Its operation is over (deadline, disconnect): drop it without taking a slot.
+        waiter.reject(reason);
+        continue;
       }
-      if (!progressed) return;
+      this.active++;
+      lane.inFlight++;
+      waiter.start();
     }
+  }
+
+  /**
+   * The waiting lane whose call goes next: a lane with nothing in flight before any other, then
+   * the oldest operation with room under its own limit (-1: none has room).
+   */
+  private next(): number {
+    let best = -1;
+    for (let i = 0; i < this.waiting.length; i++) {
+      const lane = this.waiting[i] as Lane;
+      if (lane.inFlight >= lane.maxInFlight) continue;
+      if (lane.inFlight === 0) return i;
+      if (best < 0) best = i;
+    }
+    return best;
   }
 
   /** @internal */
@@ -105,7 +117,7 @@ export class Lane {
    */
   private readonly watched = new Map<AbortSignal, { waiting: number; onAbort: () => void }>();
 
-  constructor(private readonly scheduler: FairScheduler, readonly maxInFlight: number, private readonly options: LaneOptions = {}) {}
+  constructor(private readonly scheduler: FairScheduler, readonly maxInFlight: number, private readonly options: LaneOptions, readonly seq: number) {}
 
   /** @internal Why a call of this lane must not start now, or undefined. */
   expiredReason(): unknown {

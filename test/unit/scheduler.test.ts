@@ -43,6 +43,26 @@ describe('FairScheduler', () => {
     expect(order.indexOf('small')).toBeLessThan(4);
   });
 
+  it('serves the older of two equal operations first, so they finish one after the other, not together', async () => {
+    // Round-robin kept equal operations in step: they all finished together, then all waited on
+    // their first call at once and the slots stood idle.
+    const scheduler = new FairScheduler(4);
+    const older = scheduler.lane(4);
+    const younger = scheduler.lane(4);
+    const done: string[] = [];
+    const work = (name: string) => async () => {
+      await tick();
+      done.push(name);
+    };
+    await Promise.all([
+      ...Array.from({ length: 12 }, () => older.run(work('older'))),
+      ...Array.from({ length: 12 }, () => younger.run(work('younger'))),
+    ]);
+    // The younger always has a call moving (nothing in flight goes first), the older the rest.
+    expect(done.lastIndexOf('older')).toBeLessThanOrEqual(15);
+    expect(done.slice(-8)).toEqual(Array(8).fill('younger'));
+  });
+
   it('drops a queued call whose signal aborts', async () => {
     const scheduler = new FairScheduler(1);
     const lane = scheduler.lane(1);
