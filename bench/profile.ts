@@ -317,6 +317,10 @@ async function main() {
     check(r);
     const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: HeapProfile };
     session.disconnect();
+    mkdirSync('bench/profiles', { recursive: true });
+    const file = `bench/profiles/${scenario.name}-${LATENCY}ms-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`;
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`allocation profile written to ${file}`);
     printHeapProfile(profile, r.requests, TOP);
   }
 

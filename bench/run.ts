@@ -41,6 +41,8 @@ const TABLE_CONNECTIONS = 10;
 /** The table's cells alternate the two contenders in this many slices of --seconds / slices each. */
 const TABLE_SLICES = Number(args.get('slices') ?? 3);
 const ROUNDS = Number(args.get('rounds') ?? 3);
+/** --scenarios=b,c: only these of the table's scenarios (all by default). */
+const ONLY = args.get('scenarios')?.split(',');
 
 const median = (xs: number[]) => percentile(xs, 50);
 function percentile(xs: number[], p: number): number {
@@ -234,8 +236,8 @@ async function ownCostTable(simUrl: string, all: Scenario[], agent: Agent, log: 
   log('|---|---|---|---|---|---|---|---|');
   for (const latency of LATENCIES) {
     await simConfig(simUrl, { latencyMs: latency, jitterMs: 0 });
-    const cells = all.map((scenario) => ({ scenario, gateway: bare }));
-    if (latency > 0) cells.push({ scenario: all[0]!, gateway: observed });
+    const cells = all.filter((s) => !ONLY || ONLY.includes(s.name)).map((scenario) => ({ scenario, gateway: bare }));
+    if (latency > 0 && (!ONLY || ONLY.includes('a'))) cells.push({ scenario: all[0]!, gateway: observed });
     for (const { scenario, gateway } of cells) {
       await throughput(gateway.url, scenario, TABLE_CONNECTIONS, 1); // warm-up
       await idealThroughput(agent, simUrl, scenario, TABLE_CONNECTIONS, 1);
