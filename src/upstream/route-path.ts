@@ -20,12 +20,19 @@ export function encodeQuery(query: Record<string, QueryValue>): string {
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
+/** Each route's template cut once at its placeholders: literal, name, literal, ... (a path is built per call). */
+const TEMPLATE_PARTS = new Map<RouteName, readonly string[]>(
+  (Object.keys(ROUTES) as RouteName[]).map((route) => [route, ROUTES[route].template.split(/\{(tenantId|resourceId)\}/)]),
+);
+
 /** The route's path below the base path, with its ids encoded and its query; throws BAD_USER_INPUT for a path-walking id. */
 export function routePath(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue> = {}): string {
-  const path = ROUTES[route].template.replace(/\{(tenantId|resourceId)\}/g, (_, name: string) => {
-    const value = name === 'tenantId' ? tenantId : resourceId;
-    if (value === undefined) throw new Error(`Route ${route} needs a ${name}`);
-    return pathSegment(value);
-  });
-  return `${path}${encodeQuery(query)}`;
+  const parts = TEMPLATE_PARTS.get(route) as readonly string[];
+  let path = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = parts[i] === 'tenantId' ? tenantId : resourceId;
+    if (value === undefined) throw new Error(`Route ${route} needs a ${parts[i]}`);
+    path += pathSegment(value) + (parts[i + 1] as string);
+  }
+  return path + encodeQuery(query);
 }
