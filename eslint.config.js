@@ -64,6 +64,8 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...standaloneZones] }],
+      // Rooms a newcomer can read in one sitting (issue 21): split a file before it grows past this.
+      'max-lines': ['error', { max: 400 }],
     },
   },
 );

@@ -11,8 +11,8 @@ import {
   type DecommissionedResource, type InstalledApplication, type Page, type ResourceType,
 } from '../domain/records.js';
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
-import { fetchWindow, planWindow, toConnection, type ConnectionArgs, type ConnectionShape, type PageRequest } from '../domain/paging.js';
-import { isAskableTypeName, stateBucket, SUMMARY_STATES, typeBucket, type BucketRead, type SummaryState } from '../domain/summary.js';
+import { fetchWindow, planWindow, toConnection, type ConnectionShape, type PageRequest } from '../domain/paging.js';
+import { isAskableTypeName, stateBucket, SUMMARY_STATES, typeBucket, type BucketRead } from '../domain/summary.js';
 import { answers, gather, NO_SUBFIELDS, readHelps, toResourceView, valueOf, type Gathered, type ResourceView } from '../domain/resource-view.js';
 import { readsFor, type ResourceFieldName, type ResourceFields } from '../domain/resource.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
@@ -22,39 +22,12 @@ import type { Logger } from '../logger.js';
 import type { InventorySession } from '../upstream/client.js';
 import { badUserInput, gatewayError } from '../core/errors.js';
 import { unexpectedShape, UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
-import { decommissionedQueryString, joinPairs, resourceQueryString, type DecommissionedResourceFilter, type ResourceFilter } from '../upstream/query-string.js';
+import { decommissionedQueryString, joinPairs, resourceQueryString, type ResourceFilter } from '../upstream/query-string.js';
 import type { OperationStats } from '../core/operation-stats.js';
 import type { NodeKey } from '../core/node-key.js';
-
-export interface TenantShape { id: string }
-
-export interface ResourceSearchArgs extends ConnectionArgs {
-  filter?: ResourceFilter | null;
-  orderBy?: { field: string; direction: 'ASC' | 'DESC' } | null;
-  includeStatus?: boolean | null;
-}
-
-export interface MinimalListArgs {
-  state?: string | null;
-  locationId?: number | null;
-  deviceGroupId?: number | null;
-  deviceTypeId?: number | null;
-  filter?: ResourceFilter | null;
-}
-
-/** A resource summary before its counts are read: the tenant and the checked filter. */
-export interface ResourceSummaryShape { tenantId: string; filter: ResourceFilter | null }
-export interface StateCount { state: SummaryState; count: number }
-export interface ResourceTypeCount { resourceType: ResourceType; count: number }
-
-export interface DecommissionedListArgs extends ConnectionArgs {
-  filter?: DecommissionedResourceFilter | null;
-}
-
-export interface AntivirusListArgs extends ConnectionArgs {
-  status?: string | null;
-  orderBy?: { field: string; direction: 'ASC' | 'DESC' } | null;
-}
+import type {
+  AntivirusListArgs, DecommissionedListArgs, MinimalListArgs, ResourceSearchArgs, ResourceSummaryShape, ResourceTypeCount, StateCount, TenantShape,
+} from './shapes.js';
 
 /** Detail reads whose shape contradicted the record's type (process-wide, for operators). */
 export const classificationMismatches = { count: 0 };

@@ -21,7 +21,6 @@
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import { isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } from '@n1ru4l/graphql-live-query';
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
-import { generateJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
 import type { Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import type { GatewayConfig } from '../config.js';
@@ -40,15 +39,10 @@ import type { AdmissionController, Refusal } from './admission.js';
 import { overloaded } from './admission.js';
 import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
+import { liveStream } from './live-payloads.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';
-
-/**
- * Codes that end a live operation: the credential will not be accepted on the next run either;
- * OVERLOADED only ever comes with the first execution (a re-run is put off instead).
- */
-const ENDING_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'OVERLOADED']);
 
 /** A re-run that admission refused is retried after this long (and up to twice as long, spread). */
 const RERUN_RETRY_MS = 250;
@@ -104,14 +98,6 @@ interface LiveOperation {
   end(): void;
   /** Called once when it ends. */
   onEnd(listener: () => void): void;
-}
-
-export interface LivePayload {
-  data?: Record<string, unknown> | null;
-  patch?: unknown[];
-  revision?: number;
-  errors?: readonly GraphQLError[];
-  extensions?: Record<string, unknown>;
 }
 
 /** Resource identifiers an update wakes (see identifiersOf). */
@@ -389,100 +375,4 @@ function wakeWaiters(operation: LiveOperation): void {
   const waiters = operation.waiters;
   operation.waiters = [];
   for (const resolve of waiters) resolve();
-}
-
-const ends = (result: ExecutionResult) => result.errors?.some((error) => ENDING_CODES.has(error.extensions?.code as string)) ?? false;
-
-/**
- * The payload for each result of a live operation: the first in full (revision 1), then a JSON
- * Patch against the previous result (revision n + 1) or, when the patch would be larger, the full
- * result again (revision 1, which patch-applying clients take as a restart); nothing when neither
- * data nor extensions changed. Without patches (x-live-query-patch: none): the full result each time.
- * It holds the last result only.
- */
-export class LivePatcher {
-  private previous: Record<string, unknown> | null = null;
-  private previousExtensions = '';
-  private revision = 0;
-
-  constructor(private readonly patches: boolean) {}
-
-  payloadOf(result: ExecutionResult): LivePayload | null {
-    const extras = { ...(result.errors ? { errors: result.errors } : {}), ...(result.extensions ? { extensions: result.extensions } : {}) };
-    const data = (result.data ?? null) as Record<string, unknown> | null;
-    if (data === null) {
-      this.previous = null;
-      return { data: null, ...extras };
-    }
-    const extensionsText = JSON.stringify(result.extensions ?? null);
-    const extensionsChanged = extensionsText !== this.previousExtensions;
-    this.previousExtensions = extensionsText;
-    const previous = this.previous;
-    this.previous = data;
-    const patch = previous === null ? null : generateJSONPatch(previous, data);
-    const unchanged = patch !== null && !Array.isArray(patch);
-    if (unchanged && !extensionsChanged && !result.errors) return null;
-    if (patch === null || !this.patches) return this.full(data, extras);
-    if (unchanged) return { patch: [], revision: ++this.revision, ...extras };
-    // The full result when the patch would be larger than it.
-    if (JSON.stringify(patch).length >= JSON.stringify(data).length) return this.full(data, extras);
-    return { patch, revision: ++this.revision, ...extras };
-  }
-
-  private full(data: Record<string, unknown>, extras: Pick<LivePayload, 'errors' | 'extensions'>): LivePayload {
-    this.revision = 1;
-    return { data, ...extras, revision: 1 };
-  }
-}
-
-/**
- * The payloads a client gets from the store's results (LivePatcher). Ends after a refusal, when
- * the client leaves (return()) or when the operation is ended (shutdown).
- */
-function liveStream(source: AsyncIterableIterator<ExecutionResult>, patches: boolean, operation: LiveOperation): AsyncIterableIterator<LivePayload> {
-  const patcher = new LivePatcher(patches);
-  let finished = false;
-  let endAfterNext = false;
-  // source.return() settles a pending source.next() (done): nothing else needs to wait on the end.
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    void source.return?.();
-    operation.end();
-  };
-  operation.onEnd(finish);
-  const done = { done: true, value: undefined } as const;
-
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next(): Promise<IteratorResult<LivePayload>> {
-      try {
-        for (;;) {
-          if (finished || endAfterNext) {
-            finish();
-            return done;
-          }
-          const next = await source.next();
-          operation.delivered();
-          if (next.done || finished) {
-            finish();
-            return done;
-          }
-          const payload = patcher.payloadOf(next.value);
-          if (payload === null) continue;
-          if (ends(next.value)) endAfterNext = true;
-          return { done: false, value: payload };
-        }
-      } catch (error) {
-        finish();
-        throw error;
-      }
-    },
-    async return(): Promise<IteratorResult<LivePayload>> {
-      finish();
-      return done;
-    },
-  };
 }

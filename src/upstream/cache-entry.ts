@@ -1,9 +1,48 @@
 /**
  * What the response cache keeps and under which names: entries (and their form in the shared
- * store), the generation keys entries depend on, and which
- * upstream failures a stale entry may stand in for. Used by response-cache.ts.
+ * store), the generation keys entries depend on, which upstream failures a stale entry may stand
+ * in for, and what a read asks of the cache and gives it (CacheRequest, CacheReadIo). Used by
+ * response-cache.ts.
  */
 import { UpstreamError } from './errors.js';
+import type { RouteName } from '../core/operation-stats.js';
+
+export interface CacheRequest {
+  route: RouteName;
+  tenantId: string;
+  /** The record the read is about, when it is about one. */
+  resourceId?: string;
+  /** The encoded upstream path with its query: with the scope, the entry's identity. */
+  path: string;
+  /** From cacheScope() in src/core/caller.ts. */
+  scope: string;
+  /** Availability: the end of the window (epoch seconds); a window over is immutable. */
+  windowEnd?: number;
+  /** The scope is the caller's own credential (passthrough): served only while it is proven. */
+  credential?: boolean;
+}
+
+export type StaleReason = 'revalidating' | 'upstream-error';
+
+/** What the cache tells the operation about a read. */
+export interface CacheReadObserver {
+  hit(): void;
+  miss(): void;
+  coalesced(): void;
+  stale(ageMs: number, reason: StaleReason): void;
+}
+
+export interface CacheReadIo extends CacheReadObserver {
+  /** The upstream call for this operation. */
+  fetch(): Promise<Fetched>;
+  /** The same call outside the operation (a background refresh outlives the response). */
+  refresh(): Promise<Fetched>;
+  /** Waits for another operation's call, or fails when this operation stops first. */
+  wait<T>(pending: Promise<T>): Promise<T>;
+  /** This operation saw the upstream accept its credential for the tenant (passthrough). */
+  proven(): boolean;
+  noteProven(): void;
+}
 
 /** A successful upstream answer: parsed, and the text it came as (its size, and what Redis keeps). */
 export interface Fetched { value: unknown; text: string }

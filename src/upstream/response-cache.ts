@@ -27,60 +27,20 @@ import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
 import {
   credentialGeneration, deepFreeze, deserialize, ENTRY_OVERHEAD_BYTES, HEAP_BYTES_PER_TEXT_BYTE, isCredentialGeneration, isOutage, isRefusal,
-  listGeneration, resourceGeneration, serialize, type Entry, type Fetched,
+  listGeneration, resourceGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
 } from './cache-entry.js';
 import type { SharedStore } from './shared-store.js';
 import type { RouteName } from '../core/operation-stats.js';
 
-export type { Fetched } from './cache-entry.js';
-
-export interface CacheRequest {
-  route: RouteName;
-  tenantId: string;
-  /** The record the read is about, when it is about one. */
-  resourceId?: string;
-  /** The encoded upstream path with its query: with the scope, the entry's identity. */
-  path: string;
-  /** From cacheScope() in src/core/caller.ts. */
-  scope: string;
-  /** Availability: the end of the window (epoch seconds); a window over is immutable. */
-  windowEnd?: number;
-  /** The scope is the caller's own credential (passthrough): served only while it is proven. */
-  credential?: boolean;
-}
-
-export type StaleReason = 'revalidating' | 'upstream-error';
-
-/** What the cache tells the operation about a read. */
-export interface CacheReadObserver {
-  hit(): void;
-  miss(): void;
-  coalesced(): void;
-  stale(ageMs: number, reason: StaleReason): void;
-}
-
-export interface CacheReadIo extends CacheReadObserver {
-  /** The upstream call for this operation. */
-  fetch(): Promise<Fetched>;
-  /** The same call outside the operation (a background refresh outlives the response). */
-  refresh(): Promise<Fetched>;
-  /** Waits for another operation's call, or fails when this operation stops first. */
-  wait<T>(pending: Promise<T>): Promise<T>;
-  /** This operation saw the upstream accept its credential for the tenant (passthrough). */
-  proven(): boolean;
-  noteProven(): void;
-}
-
+export type { CacheReadIo, CacheReadObserver, CacheRequest, Fetched, StaleReason } from './cache-entry.js';
 
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
 const MAX_LOCAL_GENERATIONS = 100_000;
-
 
 const newToken = () => randomBytes(6).toString('base64url');
 
 /** A proving read that ended without an answer from the upstream (its waiters check again). */
 const PROOF_ABANDONED = new Error('The read proving the credential ended without an answer');
-
 
 export interface ResponseCacheOptions {
   settings: CacheSettings;

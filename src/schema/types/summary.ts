@@ -1,5 +1,5 @@
 /** Tenant.resourceSummary: counts for dashboard tiles, each read from the search's total for one bucket. */
-import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from '../../datasource/data-source.js';
+import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from '../../datasource/shapes.js';
 import { builder } from '../builder.js';
 import { filterWithInventoryId } from '../global-id.js';
 import { ResourceStateEnum } from './enums.js';

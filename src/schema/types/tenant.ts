@@ -1,5 +1,5 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
-import type { TenantShape } from '../../datasource/data-source.js';
+import type { TenantShape } from '../../datasource/shapes.js';
 import { builder, globalId } from '../builder.js';
 import { filterWithInventoryId, inventoryIdArgument } from '../global-id.js';
 import { pagingArgs } from './connection.js';
