@@ -2,6 +2,7 @@
  * Live queries under misuse and faults: a @live query nobody streams, a viewer that stops
  * reading, overlapping wake-ups, oversized WebSocket messages, WebSocket operations that end.
  */
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -118,6 +119,57 @@ describe('a long-lived live query', () => {
     console.log(`heap after 1500 re-runs of a 50-resource dashboard: ${(grown / 1e6).toFixed(1)} MB more`);
     expect(grown).toBeLessThan(4e6);
     await iterator.return?.();
+  }, 60_000);
+});
+
+describe('a live viewer that stops reading', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it('costs at most what the connection holds: its re-runs stop once the connection is full, and it gets the newest state when it reads again', async () => {
+    // Full results (no patches), a few hundred resources: each payload is tens of kilobytes.
+    const query = 'query Wall @live { tenant(id: "client_1") { resources(first: 500) { nodes { id resourceId hostName aliasName name ipAddress state resourceType osName serialNumber createdAt updatedAt } } } }';
+    const r = resourceOf(h, 3);
+    const body = JSON.stringify({ query });
+    const url = new URL(h.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\naccept: text/event-stream\r\nx-live-query-patch: none\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    let received = '';
+    const onData = (chunk: Buffer) => { received += chunk.toString('latin1'); };
+    socket.on('data', onData);
+    const until = async (test: () => boolean, ms: number) => {
+      const end = performance.now() + ms;
+      while (!test() && performance.now() < end) await sleep(20);
+      return test();
+    };
+    expect(await until(() => received.includes('"nodes"') && received.includes('\n\n', received.indexOf('"nodes"')), 5_000)).toBe(true);
+    const payloadBytes = received.length;
+    // The viewer stops reading: what the gateway sends piles up in the two sockets' buffers,
+    // then the gateway must stop producing.
+    socket.pause();
+    socket.off('data', onData);
+    const admitted = async () => Number(/^gateway_admission_admitted_total (\d+)$/m.exec(await (await fetch(new URL('/metrics', h.url))).text())?.[1]);
+    const before = await admitted();
+    const UPDATES = 150;
+    for (let i = 0; i < UPDATES; i++) {
+      const update = await h.query('mutation($id: ID!, $alias: String!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: $alias }) { userErrors { code } } }', { id: r.id, alias: `stalled-${i}` });
+      expect(update.errors).toBeUndefined();
+      await sleep(5);
+    }
+    await sleep(500);
+    const executions = (await admitted()) - before - UPDATES;
+    console.log(`a stalled viewer of ${payloadBytes}-byte payloads: ${executions} executions for ${UPDATES} changes`);
+    expect(executions).toBeLessThan(UPDATES / 2);
+    // Reading again, it catches up with the newest state.
+    received = '';
+    socket.on('data', onData);
+    socket.resume();
+    expect(await until(() => received.includes(`"stalled-${UPDATES - 1}"`), 10_000)).toBe(true);
+    socket.destroy();
   }, 60_000);
 });
 
