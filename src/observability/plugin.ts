@@ -71,8 +71,109 @@ export class Observability {
     return operation;
   }
 
-  plugin(): Plugin {
+  /**
+   * Starts observing a request: its id (a safe incoming x-request-id, else a new one) and the
+   * trace parent. Yoga's requests through the plugin's onRequest; a WebSocket operation's here.
+   */
+  open(request: Request): string {
+    const id = requestIdFrom(request.headers.get('x-request-id'));
+    const { tracing } = this.options;
+    this.requests.set(request, {
+      id, started: performance.now(), parent: tracing ? tracing.extract(request.headers) : ROOT_CONTEXT, operations: [], errorCodes: new Set(), processed: false,
+    });
+    return id;
+  }
+
+  /**
+   * Notes the outcome and error codes of a request's results (index: the operation in a batch),
+   * and returns them with the request id in their errors (undefined when nothing changed).
+   */
+  results(request: Request, results: readonly ExecutionResult[]): ExecutionResult[] | undefined {
+    const observed = this.requests.get(request);
+    if (!observed) return undefined;
+    observed.processed = true;
+    let changed = false;
+    const out = results.map((single, index) => {
+      const operation = observed.operations[index];
+      const errors = single.errors ?? [];
+      const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))].slice(0, MAX_CODES);
+      for (const code of codes) observed.errorCodes.add(code);
+      if (operation) {
+        operation.codes = [...new Set([...operation.codes, ...codes])].slice(0, MAX_CODES);
+        if (errors.length > 0 && operation.outcome !== 'error') operation.outcome = single.data == null ? 'error' : 'partial';
+      }
+      if (errors.length === 0) return single;
+      changed = true;
+      return { ...single, errors: errors.map((e) => withRequestId(e, observed.id)) as GraphQLError[] };
+    });
+    return changed ? out : undefined;
+  }
+
+  /**
+   * Ends a request: the operation metrics, the spans and the access log line. Yoga's requests
+   * when the response is made (onResponse); a WebSocket operation when it ends (status 101).
+   * Returns the request id (undefined: the request was not observed).
+   */
+  close(request: Request, status: number, method = request.method): string | undefined {
     const { metrics, logger, tracing, graphqlEndpoint } = this.options;
+    const observed = this.requests.get(request);
+    if (!observed) return undefined;
+    this.requests.delete(request);
+    const seconds = (performance.now() - observed.started) / 1000;
+    // A request refused before any operation started (parse error, limits, CSRF) is still one
+    // operation; a GET of the GraphiQL page is none.
+    if (observed.operations.length === 0 && (observed.processed || status >= 400)) {
+      const outcome: OperationOutcome = status >= 400 || observed.errorCodes.size > 0 ? 'error' : 'ok';
+      let span: Span | null = null;
+      if (tracing) {
+        span = tracing.tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, startTime: performance.timeOrigin + observed.started, attributes: { 'gateway.request_id': observed.id } }, observed.parent);
+      }
+      observed.operations.push({ trace: ROOT_CONTEXT, span, name: null, type: 'unknown', hash: null, stats: null, outcome, codes: [...observed.errorCodes] });
+    }
+    let upstreamCalls = 0;
+    let upstreamRetries = 0;
+    for (const operation of observed.operations) {
+      const stats = operation.stats;
+      if (stats) {
+        upstreamCalls += stats.totalCalls;
+        upstreamRetries += stats.retries;
+        metrics?.loader(stats.loaderHits, stats.loaderMisses);
+      }
+      metrics?.operation(operation.name, operation.type, operation.outcome, seconds);
+      const span = operation.span;
+      if (span) {
+        span.setAttribute('http.response.status_code', status);
+        if (stats) {
+          span.setAttribute('gateway.upstream.calls', stats.totalCalls);
+          span.setAttribute('gateway.upstream.retries', stats.retries);
+          span.setAttribute('gateway.loader.hits', stats.loaderHits);
+          span.setAttribute('gateway.loader.misses', stats.loaderMisses);
+        }
+        if (operation.codes.length > 0) {
+          span.setAttribute('graphql.error.codes', operation.codes);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: operation.codes.join(',') });
+        }
+        span.end();
+      }
+    }
+    const first = observed.operations[0]?.span;
+    writeAccessLog(logger, {
+      requestId: observed.id,
+      method,
+      path: graphqlEndpoint,
+      status,
+      durationMs: seconds * 1000,
+      operations: observed.operations.map((o) => o.name),
+      upstreamCalls,
+      upstreamRetries,
+      errorCodes: [...observed.errorCodes],
+      ...(first ? { traceId: first.spanContext().traceId } : {}),
+    });
+    return observed.id;
+  }
+
+  plugin(): Plugin {
+    const { metrics, graphqlEndpoint } = this.options;
     const metricsPath = this.options.metricsPath ?? '/metrics';
     return {
       onRequest: async ({ request, url, endResponse, fetchAPI }) => {
@@ -82,14 +183,7 @@ export class Observability {
           return;
         }
         if (url.pathname !== graphqlEndpoint) return;
-        this.requests.set(request, {
-          id: requestIdFrom(request.headers.get('x-request-id')),
-          started: performance.now(),
-          parent: tracing ? tracing.extract(request.headers) : ROOT_CONTEXT,
-          operations: [],
-          errorCodes: new Set(),
-          processed: false,
-        });
+        this.open(request);
       },
       onExecute: ({ args }) => {
         const operation = (args.contextValue as { observed?: ObservedOperation }).observed;
@@ -104,81 +198,13 @@ export class Observability {
         }
       },
       onResultProcess: ({ request, result, setResult }) => {
-        const observed = this.requests.get(request);
-        if (!observed || Symbol.asyncIterator in Object(result)) return;
-        observed.processed = true;
-        const results = (Array.isArray(result) ? result : [result]) as ExecutionResult[];
-        let changed = false;
-        const out = results.map((single, index) => {
-          const operation = observed.operations[index];
-          const errors = single.errors ?? [];
-          const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))].slice(0, MAX_CODES);
-          for (const code of codes) observed.errorCodes.add(code);
-          if (operation) {
-            operation.codes = codes;
-            operation.outcome = errors.length === 0 ? 'ok' : single.data == null ? 'error' : 'partial';
-          }
-          if (errors.length === 0) return single;
-          changed = true;
-          return { ...single, errors: errors.map((e) => withRequestId(e, observed.id)) };
-        });
-        if (changed) setResult((Array.isArray(result) ? out : out[0]) as never);
+        if (Symbol.asyncIterator in Object(result)) return;
+        const out = this.results(request, (Array.isArray(result) ? result : [result]) as ExecutionResult[]);
+        if (out) setResult((Array.isArray(result) ? out : out[0]) as never);
       },
       onResponse: ({ request, response }) => {
-        const observed = this.requests.get(request);
-        if (!observed) return;
-        this.requests.delete(request);
-        response.headers.set('x-request-id', observed.id);
-        const seconds = (performance.now() - observed.started) / 1000;
-        // A request refused before any operation started (parse error, limits, CSRF) is still one
-        // operation; a GET of the GraphiQL page is none.
-        if (observed.operations.length === 0 && (observed.processed || response.status >= 400)) {
-          const outcome: OperationOutcome = response.status >= 400 || observed.errorCodes.size > 0 ? 'error' : 'ok';
-          let span: Span | null = null;
-          if (tracing) {
-            span = tracing.tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, startTime: performance.timeOrigin + observed.started, attributes: { 'gateway.request_id': observed.id } }, observed.parent);
-          }
-          observed.operations.push({ trace: ROOT_CONTEXT, span, name: null, type: 'unknown', hash: null, stats: null, outcome, codes: [...observed.errorCodes] });
-        }
-        let upstreamCalls = 0;
-        let upstreamRetries = 0;
-        for (const operation of observed.operations) {
-          const stats = operation.stats;
-          if (stats) {
-            upstreamCalls += stats.totalCalls;
-            upstreamRetries += stats.retries;
-            metrics?.loader(stats.loaderHits, stats.loaderMisses);
-          }
-          metrics?.operation(operation.name, operation.type, operation.outcome, seconds);
-          const span = operation.span;
-          if (span) {
-            span.setAttribute('http.response.status_code', response.status);
-            if (stats) {
-              span.setAttribute('gateway.upstream.calls', stats.totalCalls);
-              span.setAttribute('gateway.upstream.retries', stats.retries);
-              span.setAttribute('gateway.loader.hits', stats.loaderHits);
-              span.setAttribute('gateway.loader.misses', stats.loaderMisses);
-            }
-            if (operation.codes.length > 0) {
-              span.setAttribute('graphql.error.codes', operation.codes);
-              span.setStatus({ code: SpanStatusCode.ERROR, message: operation.codes.join(',') });
-            }
-            span.end();
-          }
-        }
-        const first = observed.operations[0]?.span;
-        writeAccessLog(logger, {
-          requestId: observed.id,
-          method: request.method,
-          path: graphqlEndpoint,
-          status: response.status,
-          durationMs: seconds * 1000,
-          operations: observed.operations.map((o) => o.name),
-          upstreamCalls,
-          upstreamRetries,
-          errorCodes: [...observed.errorCodes],
-          ...(first ? { traceId: first.spanContext().traceId } : {}),
-        });
+        const id = this.close(request, response.status);
+        if (id !== undefined) response.headers.set('x-request-id', id);
       },
     };
   }

@@ -3,14 +3,17 @@
  * what live dashboards use besides SSE. Each operation runs through the gateway's envelop
  * (parsing limits, validation, cost estimate, live queries, error masking), with a request made
  * from the upgrade request's headers; the connection's `authorization` parameter, when given,
- * stands for the header (browsers cannot set headers on a WebSocket).
+ * stands for the header (browsers cannot set headers on a WebSocket). Each operation is observed
+ * as an HTTP request is: a request id in its errors, the operation metrics and one access log
+ * line (method WS, status 101) when it ends.
  */
 import type http from 'node:http';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bareHash, type GatewayConfig } from '../config.js';
-import { endRequestSessions, type Gateway } from './yoga.js';
+import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.js';
+import type { Observability } from '../observability/plugin.js';
 
 interface Enveloped {
   execute(args: ExecutionArgs): unknown;
@@ -57,13 +60,22 @@ interface SocketOperation {
   controller: AbortController;
 }
 
-/** Ends an operation: its sessions close and anything still under way upstream is aborted. */
-function endOperation(operation: SocketOperation): void {
+/**
+ * Ends an operation: its sessions close, anything still under way upstream is aborted, and its
+ * access log line is written.
+ */
+function endOperation(operation: SocketOperation, observability: Observability): void {
   endRequestSessions(operation.request);
   operation.controller.abort(new DOMException('The client completed the operation or left', 'AbortError'));
+  observability.close(operation.request, SWITCHING_PROTOCOLS, 'WS');
 }
 
+/** The status an operation over WebSocket is logged with: that of its connection's upgrade. */
+const SWITCHING_PROTOCOLS = 101;
+
 export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
+  const observability = gatewayObservability(gateway);
+  const endOf = (operation: SocketOperation) => endOperation(operation, observability);
   // Per socket, its operations by id: graphql-ws tells of none of them ending for a single result
   // the client completed early, so the socket's own `complete` messages and close are watched too.
   const operations = new WeakMap<WebSocket, Map<string, SocketOperation>>();
@@ -71,7 +83,7 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
     const operation = operations.get(socket)?.get(id);
     if (!operation) return;
     operations.get(socket)?.delete(id);
-    endOperation(operation);
+    endOf(operation);
   };
   // A message is a request body: the same limit as over HTTP (ws would take up to 100 MiB; a larger one closes the socket with 1009).
   const sockets = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxBodyBytes });
@@ -97,11 +109,16 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       return true;
     },
     onComplete: (ctx, id) => end(ctx.extra.socket, id),
+    // Each result's errors are counted and carry the request id, as over HTTP.
+    onNext: (ctx, id, _message, _args, result) => {
+      const operation = operations.get(ctx.extra.socket)?.get(id);
+      return operation ? observability.results(operation.request, [result as ExecutionResult])?.[0] : undefined;
+    },
     onClose: (ctx) => {
       const own = operations.get(ctx.extra.socket);
       if (!own) return;
       operations.delete(ctx.extra.socket);
-      for (const operation of own.values()) endOperation(operation);
+      for (const operation of own.values()) endOf(operation);
     },
     onSubscribe: async (ctx, id, params) => {
       const upgrade = ctx.extra.request;
@@ -111,25 +128,32 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       if (typeof authorization === 'string') headers.set('authorization', authorization);
       const controller = new AbortController();
       const request = new Request(`http://${upgrade.headers.host ?? 'localhost'}/graphql`, { method: 'POST', headers, signal: controller.signal });
+      observability.open(request);
+      // Refused before it runs: its errors are logged and counted like an HTTP request's.
+      const refuse = (errors: readonly GraphQLError[]) => {
+        const out = observability.results(request, [{ errors }])?.[0]?.errors ?? errors;
+        observability.close(request, SWITCHING_PROTOCOLS, 'WS');
+        return [...out];
+      };
       const query = documentOf(config, params);
-      if (query instanceof GraphQLError) return [query];
+      if (query instanceof GraphQLError) return refuse([query]);
       const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };
       const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.getEnveloped({ request, req: upgrade, params: httpParams });
       let document;
       try {
         document = parse(query);
       } catch (error) {
-        return [error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })];
+        return refuse([error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
       }
       const errors = validate(schema, document);
-      if (errors.length > 0) return [...errors];
+      if (errors.length > 0) return refuse(errors);
       // The live-query plugin serves @live here: graphql-ws reads every result of a stream.
       const contextValue = Object.assign(await contextFactory(), { overWebSocket: true });
       const own = operations.get(ctx.extra.socket);
       const operation = { request, controller };
       // The socket closed meanwhile (onClose has run): the operation ends before it starts.
       if (own) own.set(id, operation);
-      else endOperation(operation);
+      else endOf(operation);
       return {
         schema, document, operationName: params.operationName, variableValues: params.variables,
         contextValue, rootValue: { execute, subscribe },

@@ -169,7 +169,7 @@ export function createGateway({
     live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls }),
   });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
-  return createYoga<Record<string, unknown>, GatewayContext>({
+  const gateway = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: '/graphql',
     // No landing page: with GraphiQL on, `GET /` is redirected to it (landingRedirectPlugin).
@@ -235,4 +235,13 @@ export function createGateway({
       compressionPlugin(),
     ],
   });
+  observabilityOf.set(gateway, observability);
+  return gateway;
+}
+
+/** Each gateway's request id, metrics, spans and access log, for what it serves outside Yoga's HTTP handling (WebSocket). */
+const observabilityOf = new WeakMap<Gateway, Observability>();
+
+export function gatewayObservability(gateway: Gateway): Observability {
+  return observabilityOf.get(gateway) as Observability;
 }

@@ -3,6 +3,7 @@
  * (Prometheus scraping it: prometheus.test.ts; the OTLP export: tracing.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { MAX_OPERATION_NAMES } from '../../src/observability/metrics.js';
 import { assertNoSecrets, secretsOf, startHarness, type Harness } from '../support/harness.js';
 import { sumBy } from '../support/metrics-text.js';
@@ -159,5 +160,45 @@ describe('request id and access log', () => {
     const body = (await res.json()) as { errors: { extensions: Record<string, unknown> }[] };
     expect(body.errors[0]?.extensions).toMatchObject({ code: 'GRAPHQL_PARSE_FAILED', requestId: id });
     expect(h.logs.filter((l) => l.includes('"msg":"request"'))).toHaveLength(1);
+  });
+});
+
+describe('operations over WebSocket', () => {
+  it('are observed as requests: errors carry a request id, each operation is counted, and one access log line (WS, 101) is written when it ends', async () => {
+    h = await startHarness();
+    const socket = new WebSocket(h.url.replace('http', 'ws'), 'graphql-transport-ws');
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const messages: { id?: string; type: string; payload?: any }[] = [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+    const ended = async (id: string) => {
+      const end = performance.now() + 5_000;
+      while (!messages.some((m) => m.id === id && (m.type === 'complete' || m.type === 'error')) && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+      return messages.filter((m) => m.id === id);
+    };
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await new Promise((resolve) => socket.once('message', resolve));
+    socket.send(JSON.stringify({ id: 'a', type: 'subscribe', payload: { query: 'query Types { tenant(id: "client_1") { resourceTypes { name } } }' } }));
+    socket.send(JSON.stringify({ id: 'b', type: 'subscribe', payload: { query: 'query Broken { tenant(id: "client_1") { nope } }' } }));
+    socket.send(JSON.stringify({ id: 'c', type: 'subscribe', payload: { query: 'query Missing { tenant(id: "no_such_tenant") { resourceTypes { name } } }' } }));
+    const [a, b, c] = [await ended('a'), await ended('b'), await ended('c')];
+    expect(a.map((m) => m.type)).toEqual(['next', 'complete']);
+    expect(a[0]!.payload.data.tenant.resourceTypes.length).toBeGreaterThan(0);
+    expect(b[0]!.type).toBe('error');
+    expect(b[0]!.payload[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(c[0]!.payload.errors[0].extensions.code).toBe('NOT_FOUND');
+    const brokenId = b[0]!.payload[0].extensions.requestId as string;
+    const missingId = c[0]!.payload.errors[0].extensions.requestId as string;
+    expect(brokenId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(missingId).toMatch(/^[0-9a-f-]{36}$/);
+    socket.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const lines = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.method === 'WS');
+    expect(lines).toHaveLength(3);
+    expect(lines.find((l) => l.operationName === 'Types')).toMatchObject({ status: 101, path: '/graphql', upstreamCalls: 1, errorCodes: [] });
+    expect(lines.find((l) => l.requestId === brokenId)).toMatchObject({ status: 101, errorCodes: ['GRAPHQL_VALIDATION_FAILED'] });
+    expect(lines.find((l) => l.requestId === missingId)).toMatchObject({ status: 101, operationName: 'Missing', upstreamCalls: 1, errorCodes: ['NOT_FOUND'] });
+    const text = await scrape(h);
+    expect(sumBy(text, 'graphql_operations_total', 'outcome', { operation_name: 'Types' })).toEqual({ ok: 1 });
+    expect(sumBy(text, 'graphql_operations_total', 'outcome', { operation_name: 'Missing' })).toEqual({ partial: 1 });
   });
 });
