@@ -30,6 +30,7 @@ import {
   listGeneration, resourceGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
 } from './cache-entry.js';
 import type { SharedStore } from './shared-store.js';
+import { tenantPathPrefix } from './route-path.js';
 import type { RouteName } from '../core/operation-stats.js';
 
 export type { CacheReadIo, CacheReadObserver, CacheRequest, Fetched, StaleReason } from './cache-entry.js';
@@ -193,7 +194,7 @@ export class ResponseCache {
     const wasAccepted = this.proofs.refused(scope, everyTenant ? null : tenantId);
     // A credential never accepted here has nothing to drop here; another replica may have kept some.
     if (wasAccepted) {
-      const tenantPath = `/api/v2/tenants/${encodeURIComponent(tenantId)}/`;
+      const tenantPath = tenantPathPrefix(tenantId);
       for (const key of this.memory.keys()) {
         if (key.startsWith(`${scope}:`) && (everyTenant || key.includes(tenantPath))) this.memory.delete(key);
       }

@@ -36,3 +36,12 @@ export function routePath(route: RouteName, tenantId: string, resourceId: string
   }
   return path + encodeQuery(query);
 }
+
+/**
+ * The path prefix of everything of one tenant (every route starts with its tenant), as the
+ * request paths carry it: what the cache drops when a credential is refused for that tenant.
+ */
+export function tenantPathPrefix(tenantId: string): string {
+  const parts = TEMPLATE_PARTS.get('search') as readonly string[];
+  return `${parts[0] as string}${pathSegment(tenantId)}/`;
+}

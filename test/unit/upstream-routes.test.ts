@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { routePath } from '../../src/upstream/route-path.js';
+import { routePath, tenantPathPrefix } from '../../src/upstream/route-path.js';
 import { ROUTES, ttlSettings } from '../../src/core/routes.js';
 import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
@@ -16,6 +16,11 @@ describe('the route table', () => {
     expect(routePath('antivirus', 't', undefined)).toBe('/api/v2/tenants/t/resources/antivirus/search');
     expect(routePath('history', 't', undefined)).toBe('/api/v2/tenants/t/history/resources');
     expect(routePath('minimal', 't', undefined)).toBe('/api/v2/tenants/t/resources/minimal');
+  });
+
+  it('puts every route of a tenant below that tenant\'s prefix (what a refused credential drops from the cache)', () => {
+    expect(tenantPathPrefix('t 1')).toBe('/api/v2/tenants/t%201/');
+    for (const route of Object.keys(ROUTES) as (keyof typeof ROUTES)[]) expect(routePath(route, 't 1', 'r')).toMatch(/^\/api\/v2\/tenants\/t%201\//);
   });
 
   it('refuses ids that could walk the path', () => {
