@@ -27,8 +27,6 @@ import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
-import { OperationStats } from '../core/operation-stats.js';
-import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
 import type { InventoryClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
@@ -40,6 +38,7 @@ import { overloaded } from './admission.js';
 import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 import { liveStream } from './live-payloads.js';
+import { operationParts } from './operation-parts.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';
@@ -291,19 +290,17 @@ export class LiveQueries {
       ticket = outcome;
     }
     const reads = new Map<string, PolledRead>();
-    const stats = new OperationStats();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
-    const session = client.session({
-      authorization, signal, stats, trace: ctx.observed?.trace,
+    const parts = operationParts({ client, config, logger }, {
+      authorization, signal, trace: ctx.observed?.trace,
       onRead: (read, value) => {
-        const key = LivePolls.keyOf(credential, session, read);
+        const key = LivePolls.keyOf(credential, parts.session, read);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });
-    ctx.session = session;
-    ctx.stats = stats;
-    ctx.inventory = new InventoryDataSource(session, config, logger, stats);
+    const { session, stats } = parts;
+    Object.assign(ctx, parts);
     let result: ExecutionResult;
     try {
       result = await execute(args);

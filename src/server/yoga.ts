@@ -5,7 +5,6 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
@@ -15,6 +14,7 @@ import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './gra
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { LiveQueries } from './live-query.js';
+import { operationParts } from './operation-parts.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
@@ -202,9 +202,9 @@ export function createGateway({
     context: ({ request, params }) => {
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const session = client.session({ authorization: request.headers.get('authorization'), signal: clientSignalOf(request), stats, trace: observed.trace });
-      stateOf(request).sessions.push(session);
-      return { config, session, inventory: new InventoryDataSource(session, config, logger, stats), stats, logger, observed };
+      const parts = operationParts({ client, config, logger }, { authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace }, stats);
+      stateOf(request).sessions.push(parts.session);
+      return { config, ...parts, logger, observed };
     },
     plugins: [
       // First: /metrics, the request id, the operation span and the access log see every request.

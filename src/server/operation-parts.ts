@@ -1,0 +1,27 @@
+/**
+ * What one execution of an operation works with: its upstream session (deadline, call budget,
+ * the client's signal), its statistics and its data source (loaders). Built per request by Yoga's
+ * context factory (src/server/yoga.ts), and afresh for each re-run of a live query
+ * (src/server/live-query.ts): a data source's loaders hold the answers of its own run.
+ */
+import type { GatewayConfig } from '../config.js';
+import { OperationStats } from '../core/operation-stats.js';
+import { InventoryDataSource } from '../datasource/data-source.js';
+import type { Logger } from '../logger.js';
+import type { InventoryClient, InventorySession } from '../upstream/client.js';
+import type { SessionOptions } from '../upstream/session.js';
+
+export interface OperationParts {
+  session: InventorySession;
+  stats: OperationStats;
+  inventory: InventoryDataSource;
+}
+
+export function operationParts(
+  { client, config, logger }: { client: InventoryClient; config: GatewayConfig; logger: Logger },
+  options: Omit<SessionOptions, 'stats'>,
+  stats = new OperationStats(),
+): OperationParts {
+  const session = client.session({ ...options, stats });
+  return { session, stats, inventory: new InventoryDataSource(session, config, logger, stats) };
+}
