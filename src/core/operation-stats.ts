@@ -35,6 +35,18 @@ export class OperationStats {
     this.upstreamMs += ms;
   }
 
+  /** Adds another execution's counts (a live query's re-runs, to the operation's own). */
+  add(other: OperationStats): void {
+    for (const [route, count] of Object.entries(other.calls) as [RouteName, number][]) this.calls[route] = (this.calls[route] ?? 0) + count;
+    this.retries += other.retries;
+    this.upstreamMs += other.upstreamMs;
+    this.loaderHits += other.loaderHits;
+    this.loaderMisses += other.loaderMisses;
+    this.cacheHits += other.cacheHits;
+    this.cacheMisses += other.cacheMisses;
+    this.coalesced += other.coalesced;
+  }
+
   get totalCalls(): number {
     return Object.values(this.calls).reduce((a, b) => a + (b ?? 0), 0);
   }

@@ -35,6 +35,8 @@ interface ObservedRequest {
   operations: ObservedOperation[];
   errorCodes: Set<string>;
   processed: boolean;
+  /** When the first result was processed (performance.now()). */
+  firstResultAt?: number;
 }
 
 export interface ObservabilityOptions {
@@ -92,6 +94,7 @@ export class Observability {
     const observed = this.requests.get(request);
     if (!observed) return undefined;
     observed.processed = true;
+    observed.firstResultAt ??= performance.now();
     let changed = false;
     const out = results.map((single, index) => {
       const operation = observed.operations[index];
@@ -100,7 +103,9 @@ export class Observability {
       for (const code of codes) observed.errorCodes.add(code);
       if (operation) {
         operation.codes = [...new Set([...operation.codes, ...codes])].slice(0, MAX_CODES);
-        if (errors.length > 0 && operation.outcome !== 'error') operation.outcome = single.data == null ? 'error' : 'partial';
+        // A live query's patch carries data as much as a full result does.
+        const hasData = single.data != null || Array.isArray((single as { patch?: unknown }).patch);
+        if (errors.length > 0 && operation.outcome !== 'error') operation.outcome = hasData ? 'partial' : 'error';
       }
       if (errors.length === 0) return single;
       changed = true;
@@ -111,15 +116,18 @@ export class Observability {
 
   /**
    * Ends a request: the operation metrics, the spans and the access log line. Yoga's requests
-   * when the response is made (onResponse); a WebSocket operation when it ends (status 101).
+   * when the response is made (onResponse); a WebSocket operation when it ends (status 101),
+   * `timedToFirstResult`: its latency metric is the time to its first result, as an HTTP
+   * stream's is, not its whole life (the access log's duration).
    * Returns the request id (undefined: the request was not observed).
    */
-  close(request: Request, status: number, method = request.method): string | undefined {
+  close(request: Request, status: number, method = request.method, timedToFirstResult = false): string | undefined {
     const { metrics, logger, tracing, graphqlEndpoint } = this.options;
     const observed = this.requests.get(request);
     if (!observed) return undefined;
     this.requests.delete(request);
     const seconds = (performance.now() - observed.started) / 1000;
+    const latency = timedToFirstResult && observed.firstResultAt !== undefined ? (observed.firstResultAt - observed.started) / 1000 : seconds;
     // A request refused before any operation started (parse error, limits, CSRF) is still one
     // operation; a GET of the GraphiQL page is none.
     if (observed.operations.length === 0 && (observed.processed || status >= 400)) {
@@ -139,7 +147,7 @@ export class Observability {
         upstreamRetries += stats.retries;
         metrics?.loader(stats.loaderHits, stats.loaderMisses);
       }
-      metrics?.operation(operation.name, operation.type, operation.outcome, seconds);
+      metrics?.operation(operation.name, operation.type, operation.outcome, latency);
       const span = operation.span;
       if (span) {
         span.setAttribute('http.response.status_code', status);

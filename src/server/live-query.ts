@@ -310,6 +310,8 @@ export class LiveQueries {
     } finally {
       ticket?.release();
       session.close();
+      // The operation's own counts (its access log line and metrics) are those of all its runs.
+      if (ctx.observed?.stats && ctx.observed.stats !== stats) ctx.observed.stats.add(stats);
     }
     // Hand the reads over: the new ones first, so a poller still needed does not stop between.
     const previous = operation.reads;

@@ -58,6 +58,8 @@ export function originAllowed(config: Pick<GatewayConfig, 'corsOrigins'>, origin
 interface SocketOperation {
   request: Request;
   controller: AbortController;
+  /** The subscribe message's payload: graphql-ws passes the same object to every hook of the operation, so a late hook of an id the client has since reused is told apart. */
+  payload: object;
 }
 
 /**
@@ -67,7 +69,7 @@ interface SocketOperation {
 function endOperation(operation: SocketOperation, observability: Observability): void {
   endRequestSessions(operation.request);
   operation.controller.abort(new DOMException('The client completed the operation or left', 'AbortError'));
-  observability.close(operation.request, SWITCHING_PROTOCOLS, 'WS');
+  observability.close(operation.request, SWITCHING_PROTOCOLS, 'WS', true);
 }
 
 /** The status an operation over WebSocket is logged with: that of its connection's upgrade. */
@@ -79,8 +81,13 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
   // Per socket, its operations by id: graphql-ws tells of none of them ending for a single result
   // the client completed early, so the socket's own `complete` messages and close are watched too.
   const operations = new WeakMap<WebSocket, Map<string, SocketOperation>>();
-  const end = (socket: WebSocket, id: string) => {
+  /** The socket's operation of that id (of that subscribe payload, when given: not a later one reusing the id). */
+  const find = (socket: WebSocket, id: string, payload?: object) => {
     const operation = operations.get(socket)?.get(id);
+    return operation && (payload === undefined || operation.payload === payload) ? operation : undefined;
+  };
+  const end = (socket: WebSocket, id: string, payload?: object) => {
+    const operation = find(socket, id, payload);
     if (!operation) return;
     operations.get(socket)?.delete(id);
     endOf(operation);
@@ -108,11 +115,19 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       });
       return true;
     },
-    onComplete: (ctx, id) => end(ctx.extra.socket, id),
+    onComplete: (ctx, id, payload) => end(ctx.extra.socket, id, payload),
     // Each result's errors are counted and carry the request id, as over HTTP.
-    onNext: (ctx, id, _message, _args, result) => {
-      const operation = operations.get(ctx.extra.socket)?.get(id);
+    onNext: (ctx, id, payload, _args, result) => {
+      const operation = find(ctx.extra.socket, id, payload);
       return operation ? observability.results(operation.request, [result as ExecutionResult])?.[0] : undefined;
+    },
+    // An operation graphql-ws ends with an error message (no complete follows): counted, and ended.
+    onError: (ctx, id, payload, errors) => {
+      const operation = find(ctx.extra.socket, id, payload);
+      if (!operation) return undefined;
+      const out = observability.results(operation.request, [{ errors }])?.[0]?.errors;
+      end(ctx.extra.socket, id, payload);
+      return out?.map((error) => error.toJSON());
     },
     onClose: (ctx) => {
       const own = operations.get(ctx.extra.socket);
@@ -123,7 +138,8 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
     onSubscribe: async (ctx, id, params) => {
       const upgrade = ctx.extra.request;
       const headers = new Headers();
-      for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
+      // Not the upgrade's x-request-id: each operation of the connection gets a request id of its own.
+      for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string' && name !== 'x-request-id') headers.set(name, value);
       const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
       if (typeof authorization === 'string') headers.set('authorization', authorization);
       const controller = new AbortController();
@@ -135,29 +151,40 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
         observability.close(request, SWITCHING_PROTOCOLS, 'WS');
         return [...out];
       };
-      const query = documentOf(config, params);
-      if (query instanceof GraphQLError) return refuse([query]);
-      const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };
-      const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.getEnveloped({ request, req: upgrade, params: httpParams });
-      let document;
       try {
-        document = parse(query);
+        return await prepare();
       } catch (error) {
-        return refuse([error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
+        // Nothing of the operation may outlive a failure to start it.
+        endRequestSessions(request);
+        observability.close(request, SWITCHING_PROTOCOLS, 'WS');
+        throw error;
       }
-      const errors = validate(schema, document);
-      if (errors.length > 0) return refuse(errors);
-      // The live-query plugin serves @live here: graphql-ws reads every result of a stream.
-      const contextValue = Object.assign(await contextFactory(), { overWebSocket: true });
-      const own = operations.get(ctx.extra.socket);
-      const operation = { request, controller };
-      // The socket closed meanwhile (onClose has run): the operation ends before it starts.
-      if (own) own.set(id, operation);
-      else endOf(operation);
-      return {
-        schema, document, operationName: params.operationName, variableValues: params.variables,
-        contextValue, rootValue: { execute, subscribe },
-      };
+
+      async function prepare() {
+        const query = documentOf(config, params);
+        if (query instanceof GraphQLError) return refuse([query]);
+        const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };
+        const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.getEnveloped({ request, req: upgrade, params: httpParams });
+        let document;
+        try {
+          document = parse(query);
+        } catch (error) {
+          return refuse([error instanceof GraphQLError ? error : new GraphQLError('The document could not be parsed', { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
+        }
+        const errors = validate(schema, document);
+        if (errors.length > 0) return refuse(errors);
+        // The live-query plugin serves @live here: graphql-ws reads every result of a stream.
+        const contextValue = Object.assign(await contextFactory(), { overWebSocket: true });
+        const own = operations.get(ctx.extra.socket);
+        const operation: SocketOperation = { request, controller, payload: params };
+        // The socket closed meanwhile (onClose has run): the operation ends before it starts.
+        if (own) own.set(id, operation);
+        else endOf(operation);
+        return {
+          schema, document, operationName: params.operationName, variableValues: params.variables,
+          contextValue, rootValue: { execute, subscribe },
+        };
+      }
     },
   }, sockets);
   return {

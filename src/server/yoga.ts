@@ -243,5 +243,7 @@ export function createGateway({
 const observabilityOf = new WeakMap<Gateway, Observability>();
 
 export function gatewayObservability(gateway: Gateway): Observability {
-  return observabilityOf.get(gateway) as Observability;
+  const observability = observabilityOf.get(gateway);
+  if (!observability) throw new Error('Not a gateway made by createGateway');
+  return observability;
 }

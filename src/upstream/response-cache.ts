@@ -194,9 +194,9 @@ export class ResponseCache {
     const wasAccepted = this.proofs.refused(scope, everyTenant ? null : tenantId);
     // A credential never accepted here has nothing to drop here; another replica may have kept some.
     if (wasAccepted) {
-      const tenantPath = tenantPathPrefix(tenantId);
+      const tenantPath = everyTenant ? '' : tenantPathPrefix(tenantId);
       for (const key of this.memory.keys()) {
-        if (key.startsWith(`${scope}:`) && (everyTenant || key.includes(tenantPath))) this.memory.delete(key);
+        if (key.startsWith(`${scope}:`) && key.includes(tenantPath)) this.memory.delete(key);
       }
     }
     const generation = everyTenant ? credentialGeneration(scope) : credentialGeneration(scope, tenantId);

@@ -1,10 +1,12 @@
 /**
  * Bounded upstream concurrency with a fair queue: a process-wide limit shared by all operations,
- * and a per-operation limit. A free slot goes first to an operation with nothing in flight (so
- * every operation always has a call moving, and a small query never waits behind a big one's
- * queue), then to the oldest operation below its own limit (so one big query cannot flood the
- * upstream). Oldest-first, not round-robin: round-robin kept equal operations in step, finishing
- * together and then all waiting on their first call at once while the slots stood idle. A queued call is checked once more
+ * and a per-operation limit. A free slot goes first to an operation with nothing in flight
+ * (oldest first: a small query never waits behind a big one's queue, and no operation waits
+ * forever), then to the oldest operation below its own limit (its limit keeps one big query from
+ * flooding the upstream). Oldest-first, not round-robin: round-robin kept equal operations in
+ * step, finishing together and then all waiting on their first call at once while the slots stood
+ * idle. The price: under sustained load a young big query moves one call at a time until the
+ * older ones are done, as in a FIFO queue. A queued call is checked once more
  * when its turn comes (its lane's `expired`, e.g. the operation deadline): a call whose operation
  * is over is dropped there, without taking a slot, instead of being sent.
  */
@@ -42,7 +44,8 @@ export class FairScheduler {
 
   /** @internal */
   enqueue(lane: Lane): void {
-    if (!this.waiting.includes(lane)) {
+    if (!lane.waiting) {
+      lane.waiting = true;
       // Kept in lane age order (oldest first).
       let at = this.waiting.length;
       while (at > 0 && (this.waiting[at - 1] as Lane).seq > lane.seq) at--;
@@ -72,7 +75,7 @@ export class FairScheduler {
       if (index < 0) return;
       const lane = this.waiting[index] as Lane;
       const waiter = lane.queue.shift() as Waiter;
-      if (lane.queue.length === 0) this.waiting.splice(index, 1);
+      if (lane.queue.length === 0) this.leave(index);
       const reason = lane.expiredReason();
       if (reason !== undefined) {
         // Its operation is over (deadline, disconnect): drop it without taking a slot.
@@ -103,12 +106,19 @@ export class FairScheduler {
   /** @internal */
   forget(lane: Lane): void {
     const index = this.waiting.indexOf(lane);
-    if (index >= 0 && lane.queue.length === 0) this.waiting.splice(index, 1);
+    if (index >= 0 && lane.queue.length === 0) this.leave(index);
+  }
+
+  private leave(index: number): void {
+    (this.waiting[index] as Lane).waiting = false;
+    this.waiting.splice(index, 1);
   }
 }
 
 export class Lane {
   inFlight = 0;
+  /** @internal In the scheduler's list of lanes with queued calls. */
+  waiting = false;
   readonly queue: Waiter[] = [];
   /**
    * One abort listener per signal with queued calls, and how many wait on it: an operation's
@@ -150,7 +160,15 @@ export class Lane {
         signal,
         start: () => {
           this.unwatch(signal);
-          task().then(resolve, reject).finally(() => this.scheduler.release(this));
+          let running: Promise<T>;
+          try {
+            running = task();
+          } catch (error) {
+            this.scheduler.release(this);
+            reject(error);
+            return;
+          }
+          running.then(resolve, reject).finally(() => this.scheduler.release(this));
         },
         reject: (reason) => {
           this.unwatch(signal);

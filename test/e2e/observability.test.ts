@@ -201,4 +201,52 @@ describe('operations over WebSocket', () => {
     expect(sumBy(text, 'graphql_operations_total', 'outcome', { operation_name: 'Types' })).toEqual({ ok: 1 });
     expect(sumBy(text, 'graphql_operations_total', 'outcome', { operation_name: 'Missing' })).toEqual({ partial: 1 });
   });
+
+  it('logs a live operation once, when the client completes it, with the calls of all its runs and its time to first result as latency; a reused id is a new operation; a document that does not say which operation to run is refused', async () => {
+    h = await startHarness();
+    const resource = h.simulator.dataset.tenants.get('client_1')!.resources.find((r) => r.shape === 'general')!;
+    // A proxy's x-request-id on the upgrade names the connection, not each operation.
+    const socket = new WebSocket(h.url.replace('http', 'ws'), 'graphql-transport-ws', { headers: { 'x-request-id': 'conn-1' } });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const messages: { id?: string; type: string; payload?: any }[] = [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+    const waitFor = async (test: () => boolean) => {
+      const end = performance.now() + 5_000;
+      while (!test() && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(test()).toBe(true);
+    };
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await waitFor(() => messages.some((m) => m.type === 'connection_ack'));
+    socket.send(JSON.stringify({ id: 'L', type: 'subscribe', payload: { query: 'query Card($id: ID!) @live { tenant(id: "client_1") { resource(id: $id) { id aliasName } } }', variables: { id: resource.id } } }));
+    await waitFor(() => messages.some((m) => m.id === 'L' && m.type === 'next'));
+    const update = await h.query('mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "seen-live" }) { userErrors { code } } }', { id: resource.id });
+    expect(update.errors).toBeUndefined();
+    await waitFor(() => messages.filter((m) => m.id === 'L' && m.type === 'next').length === 2);
+    expect(messages.filter((m) => m.id === 'L')[1]!.payload.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'seen-live' }]);
+    await new Promise((r) => setTimeout(r, 300));
+    socket.send(JSON.stringify({ id: 'L', type: 'complete' }));
+    socket.send(JSON.stringify({ id: 'L', type: 'subscribe', payload: { query: 'query Again { __typename }' } }));
+    socket.send(JSON.stringify({ id: 'M', type: 'subscribe', payload: { query: 'query A { __typename } query B { __typename }' } }));
+    await waitFor(() => messages.some((m) => m.id === 'M' && m.type === 'error') && messages.some((m) => m.id === 'L' && m.type === 'complete'));
+    // Which of its operations to run is not said: refused before it runs, as over HTTP.
+    expect(messages.find((m) => m.id === 'M')!.payload[0].extensions.code).toBe('OPERATION_RESOLUTION_FAILURE');
+    socket.close();
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.method === 'WS');
+    expect(lines).toHaveLength(3);
+    const card = lines.find((l) => l.operationName === 'Card')!;
+    // Two runs, each reading the detail (the update dropped the cached one).
+    expect(card).toMatchObject({ status: 101, upstreamCalls: 2, errorCodes: [] });
+    expect(card.durationMs as number).toBeGreaterThan(300);
+    expect(lines.find((l) => l.operationName === 'Again')).toMatchObject({ upstreamCalls: 0, errorCodes: [] });
+    expect(lines.find((l) => (l.errorCodes as string[]).includes('OPERATION_RESOLUTION_FAILURE'))).toBeDefined();
+    const ids = lines.map((l) => l.requestId);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids).not.toContain('conn-1');
+    const text = await scrape(h);
+    expect(sumBy(text, 'graphql_operations_total', 'outcome', { operation_name: 'Card' })).toEqual({ ok: 1 });
+    // The latency metric is the time to the first result, not the operation's life.
+    const latency = sumBy(text, 'graphql_operation_duration_seconds_sum', 'operation_name', { operation_name: 'Card' }).Card!;
+    expect(latency * 1000).toBeLessThan((card.durationMs as number) - 250);
+  });
 });
