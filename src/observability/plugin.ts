@@ -101,8 +101,8 @@ export class Observability {
       const errors = single.errors ?? [];
       const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? 'INTERNAL_SERVER_ERROR')))].slice(0, MAX_CODES);
       for (const code of codes) observed.errorCodes.add(code);
-      if (operation) {
-        operation.codes = [...new Set([...operation.codes, ...codes])].slice(0, MAX_CODES);
+      if (operation && codes.length > 0) {
+        operation.codes = operation.codes.length === 0 ? codes : [...new Set([...operation.codes, ...codes])].slice(0, MAX_CODES);
         // A live query's patch carries data as much as a full result does.
         const hasData = single.data != null || Array.isArray((single as { patch?: unknown }).patch);
         if (errors.length > 0 && operation.outcome !== 'error') operation.outcome = hasData ? 'partial' : 'error';
