@@ -294,8 +294,8 @@ export class LiveQueries {
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const parts = operationParts({ client, config, logger }, {
       authorization, signal, trace: ctx.observed?.trace,
-      onRead: (read, value) => {
-        const key = LivePolls.keyOf(credential, parts.session, read);
+      onRead: (read, value, path) => {
+        const key = LivePolls.keyOf(credential, path);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });

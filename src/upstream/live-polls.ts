@@ -72,12 +72,12 @@ export class LivePolls {
   }
 
   /**
-   * The poll key of a read made with this session by the caller `credential` (callerKey in
-   * passthrough, whose credential the polls carry; one shared identity in the other modes): not
-   * the cache scope, which is empty without a cache and would let callers share a poller.
+   * The poll key of a read of the upstream `path` (with its query) made by the caller `credential`
+   * (callerKey in passthrough, whose credential the polls carry; one shared identity in the other
+   * modes): not the cache scope, which is empty without a cache and would let callers share a poller.
    */
-  static keyOf(credential: string, session: InventorySession, read: UpstreamRead): string {
-    return `${credential}|${session.pathOf(read)}`;
+  static keyOf(credential: string, path: string): string {
+    return `${credential}|${path}`;
   }
 
   /** Distinct reads polled now. */

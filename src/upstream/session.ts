@@ -26,7 +26,7 @@ export interface SessionOptions {
   /** The operation's trace context: upstream spans are its children. */
   trace?: Context;
   /** Told of each read the operation made (a live query's pollers are made from them). */
-  onRead?: (read: UpstreamRead, value: unknown) => void;
+  onRead?: (read: UpstreamRead, value: unknown, path: string) => void;
 }
 
 /** A read as a live query's poller repeats it (src/upstream/live-polls.ts). */
@@ -225,7 +225,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
    */
   async update(tenantId: string, resourceId: string, body: Record<string, unknown>): Promise<unknown> {
     try {
-      return (await this.send(this.call('update', tenantId, resourceId, {}, body))).value;
+      return (await this.send(this.call('update', tenantId, resourceId, {}, undefined, body))).value;
     } finally {
       await this.parts.cache?.invalidateResource(tenantId, resourceId);
       this.parts.resourceUpdated(tenantId, resourceId);
@@ -234,30 +234,25 @@ export class InventorySession implements RetryScope, CachedReadScope {
 
   /** A read: through the response cache when it is on (and this caller has a scope), else upstream. */
   private async read(route: RouteName, tenantId: string, resourceId?: string, query: Record<string, QueryValue> = {}, windowEnd?: number): Promise<unknown> {
-    const call = this.call(route, tenantId, resourceId, query);
-    if (windowEnd !== undefined) call.windowEnd = windowEnd;
+    const call = this.call(route, tenantId, resourceId, query, windowEnd);
     const value = !this.cached || !this.parts.cache ? (await this.send(call)).value : await cachedRead(this.parts.cache, this, call);
-    this.onRead?.({ route, tenantId, resourceId, query, windowEnd }, value);
+    this.onRead?.({ route, tenantId, resourceId, query, windowEnd }, value, call.path);
     return value;
-  }
-
-  /** The upstream path of a read (with the scope, a live poller's identity). */
-  pathOf(read: UpstreamRead): string {
-    return this.call(read.route, read.tenantId, read.resourceId, read.query).path;
   }
 
   /** A live poll of a read: the upstream's answer now; with the cache on, it becomes the fresh entry. */
   async poll(read: UpstreamRead): Promise<Fetched> {
-    const call = this.call(read.route, read.tenantId, read.resourceId, read.query);
-    if (read.windowEnd !== undefined) call.windowEnd = read.windowEnd;
+    const call = this.call(read.route, read.tenantId, read.resourceId, read.query, read.windowEnd);
     if (!this.cached || !this.parts.cache) return this.send(call);
     return revalidatedRead(this.parts.cache, this, call);
   }
 
-  private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, body?: unknown): Call {
+  private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, windowEnd?: number, body?: unknown): Call {
     const spec = ROUTES[route];
     const path = `${this.parts.basePath}${routePath(route, tenantId, resourceId, query)}`;
-    return { route, method: spec.method, tenantId, resourceId, path, body, what: spec.what(resourceId ?? '') };
+    const call: Call = { route, method: spec.method, tenantId, resourceId, path, body, what: spec.what(resourceId ?? '') };
+    if (windowEnd !== undefined) call.windowEnd = windowEnd;
+    return call;
   }
 }
 
