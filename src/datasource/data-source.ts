@@ -32,6 +32,9 @@ import type {
 /** Detail reads whose shape contradicted the record's type (process-wide, for operators). */
 export const classificationMismatches = { count: 0 };
 
+/** The one error for a tenant the upstream does not know. */
+const unknownTenant = (tenantId: string) => gatewayError('NOT_FOUND', `Tenant '${tenantId}' was not found`, { tenantId });
+
 const keyOf = (view: { tenantId: string; id: string }): ResourceKey => ({ tenantId: view.tenantId, id: view.id });
 
 export class InventoryDataSource {
@@ -85,7 +88,7 @@ export class InventoryDataSource {
   private tenantNotFound(tenantId: string): null {
     if (this.unknownTenants.has(tenantId)) return null;
     this.unknownTenants.add(tenantId);
-    throw gatewayError('NOT_FOUND', `Tenant '${tenantId}' was not found`, { tenantId });
+    throw unknownTenant(tenantId);
   }
 
   // ---- tenants and lists ----------------------------------------------------------------
@@ -189,7 +192,7 @@ export class InventoryDataSource {
     if (!count) {
       count = this.list(tenantId, () => this.session.search(tenantId, { pageNo: 1, pageSize: 1, queryString })).then((raw) => {
         // The fields are non-null: an unknown tenant reported by another field is still an error here.
-        if (raw === null) throw gatewayError('NOT_FOUND', `Tenant '${tenantId}' was not found`, { tenantId });
+        if (raw === null) throw unknownTenant(tenantId);
         return pageOrThrow(raw, () => null, 'the resource search').totalResults;
       });
       this.counts.set(key, count);
@@ -216,7 +219,7 @@ export class InventoryDataSource {
   /** One count per resource type of the tenant (after its types read), in the types' order. */
   async summaryByResourceType(summary: ResourceSummaryShape): Promise<ResourceTypeCount[]> {
     const types = await this.resourceTypes(summary.tenantId);
-    if (types === null) throw gatewayError('NOT_FOUND', `Tenant '${summary.tenantId}' was not found`, { tenantId: summary.tenantId });
+    if (types === null) throw unknownTenant(summary.tenantId);
     return Promise.all(types.filter((type) => isAskableTypeName(type.name)).map(async (resourceType) => ({
       resourceType,
       count: await this.bucketCount(summary, typeBucket(summary.filter, resourceType.name), () => ({ ...summary.filter, resourceTypes: [resourceType.name] })),
