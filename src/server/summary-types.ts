@@ -20,8 +20,6 @@ import { resourceQueryString, type ResourceFilter } from '../upstream/query-stri
  */
 const MAX_TENANTS_READ_BEFORE_EXECUTION = 5;
 
-
-/** Tenant ids (as the operation gives them) whose summaries count per type with a valid filter; empty for most operations. */
 /** Per document, whether it asks for counts per resource type at all: most never do. */
 const countsPerType = new WeakMap<DocumentNode, boolean>();
 
@@ -41,6 +39,7 @@ function asksCountsPerType(document: DocumentNode): boolean {
   return asks;
 }
 
+/** Tenant ids (as the operation gives them) whose summaries count per type with a valid filter; empty for most operations. */
 export function tenantsToReadTypesOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): string[] {
   // Checked once per document, so other operations walk no tenant field here.
   if (!asksCountsPerType(document)) return [];
