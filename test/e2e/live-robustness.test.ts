@@ -24,6 +24,9 @@ const DETAIL = /* GraphQL */ `
   }
 `;
 
+/** Executions admitted so far: each execution of an operation, a live re-run included, is admitted once. */
+const admitted = async (h: Harness) => Number(/^gateway_admission_admitted_total (\d+)$/m.exec(await (await fetch(new URL('/metrics', h.url))).text())?.[1]);
+
 describe('live queries that cannot be streamed or are not read', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -56,7 +59,7 @@ describe('live queries that cannot be streamed or are not read', () => {
   });
 });
 
-describe('live query re-runs', () => {
+describe('live query re-runs (at the defaults)', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness();
@@ -69,12 +72,10 @@ describe('live query re-runs', () => {
     const iterator = sse.iterate({ query: DETAIL, variables: { id: r.id } })[Symbol.asyncIterator]();
     expect(((await iterator.next()).value as { data: any }).data.tenant.resource.resourceId).toBe(r.id);
     const pollers = h.live.polls.size;
-    // Each execution is admitted once: count the admissions.
-    const admitted = async () => Number(/^gateway_admission_admitted_total (\d+)$/m.exec(await (await fetch(new URL('/metrics', h.url))).text())?.[1]);
-    const before = await admitted();
+    const before = await admitted(h);
     for (let i = 0; i < 20; i++) h.live.resourceUpdated(TENANT, r.id);
     await sleep(1_000);
-    const executions = (await admitted()) - before;
+    const executions = (await admitted(h)) - before;
     console.log(`20 wake-ups at once: ${executions} executions`);
     expect(executions).toBeGreaterThan(0);
     expect(executions).toBeLessThanOrEqual(2);
@@ -84,14 +85,6 @@ describe('live query re-runs', () => {
     expect(h.live.openOperations).toBe(0);
     expect(h.live.polls.size).toBe(0);
   });
-});
-
-describe('a long-lived live query', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(() => h.close());
 
   it('keeps no result of its past executions: the heap does not grow with re-runs', async () => {
     setFlagsFromString('--expose-gc');
@@ -120,16 +113,8 @@ describe('a long-lived live query', () => {
     expect(grown).toBeLessThan(4e6);
     await iterator.return?.();
   }, 60_000);
-});
 
-describe('a live viewer that stops reading', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(() => h.close());
-
-  it('costs at most what the connection holds: its re-runs stop once the connection is full, and it gets the newest state when it reads again', async () => {
+  it('of a viewer that stops reading cost at most what the connection holds: its re-runs stop once the connection is full, and it gets the newest state when it reads again', async () => {
     // Full results (no patches), a few hundred resources: each payload is tens of kilobytes.
     const query = 'query Wall @live { tenant(id: "client_1") { resources(first: 500) { nodes { id resourceId hostName aliasName name ipAddress state resourceType osName serialNumber createdAt updatedAt } } } }';
     const r = resourceOf(h, 3);
@@ -152,8 +137,7 @@ describe('a live viewer that stops reading', () => {
     // then the gateway must stop producing.
     socket.pause();
     socket.off('data', onData);
-    const admitted = async () => Number(/^gateway_admission_admitted_total (\d+)$/m.exec(await (await fetch(new URL('/metrics', h.url))).text())?.[1]);
-    const before = await admitted();
+    const before = await admitted(h);
     const UPDATES = 150;
     for (let i = 0; i < UPDATES; i++) {
       const update = await h.query('mutation($id: ID!, $alias: String!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: $alias }) { userErrors { code } } }', { id: r.id, alias: `stalled-${i}` });
@@ -161,7 +145,7 @@ describe('a live viewer that stops reading', () => {
       await sleep(5);
     }
     await sleep(500);
-    const executions = (await admitted()) - before - UPDATES;
+    const executions = (await admitted(h)) - before - UPDATES;
     console.log(`a stalled viewer of ${payloadBytes}-byte payloads: ${executions} executions for ${UPDATES} changes`);
     expect(executions).toBeLessThan(UPDATES / 2);
     // Reading again, it catches up with the newest state.
