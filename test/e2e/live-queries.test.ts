@@ -252,6 +252,21 @@ describe('live queries at the default poll period', () => {
     expect(h.config.live.pollIntervalMs.resourceTypes).toBe(3_600_000);
   });
 
+  it('a change at the upstream reaches a dashboard viewer within two of its default poll periods (the search\'s: 5 s)', async () => {
+    const period = h.config.live.pollIntervalMs.search;
+    const stream = reader(sseClient(h).iterate({ query: 'query Wall @live { tenant(id: "client_1") { resources(first: 20) { nodes { resourceId aliasName } } } }' }));
+    const first = (await stream.next()) as Payload;
+    const changed = first.data!.tenant.resources.nodes[0].resourceId as string;
+    const changedAt = performance.now();
+    await changeAtUpstream(h, changed, 'seen-at-the-default-period');
+    const second = (await stream.next(2 * period + 1_500)) as Payload;
+    const elapsed = performance.now() - changedAt;
+    console.log(`change at the upstream reached the dashboard viewer after ${Math.round(elapsed)} ms (default period ${period} ms)`);
+    expect(elapsed).toBeLessThan(2 * period + 500);
+    expect(second.patch).toEqual([{ op: 'replace', path: '/tenant/resources/nodes/0/aliasName', value: 'seen-at-the-default-period' }]);
+    await stream.close();
+  });
+
   it('an updateResource through the gateway reaches a WebSocket viewer within a second (no poll involved)', async () => {
     const r = resourceOf(h, 5);
     const client = wsClient(h);
