@@ -13,7 +13,6 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bareHash, type GatewayConfig } from '../config.js';
 import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.js';
-import type { Observability } from '../observability/plugin.js';
 
 interface Enveloped {
   execute(args: ExecutionArgs): unknown;
@@ -62,22 +61,19 @@ interface SocketOperation {
   payload: object;
 }
 
-/**
- * Ends an operation: its sessions close, anything still under way upstream is aborted, and its
- * access log line is written.
- */
-function endOperation(operation: SocketOperation, observability: Observability): void {
-  endRequestSessions(operation.request);
-  operation.controller.abort(new DOMException('The client completed the operation or left', 'AbortError'));
-  observability.close(operation.request, SWITCHING_PROTOCOLS, 'WS', true);
-}
-
 /** The status an operation over WebSocket is logged with: that of its connection's upgrade. */
 const SWITCHING_PROTOCOLS = 101;
 
 export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
   const observability = gatewayObservability(gateway);
-  const endOf = (operation: SocketOperation) => endOperation(operation, observability);
+  /** The operation's access log line and metrics (timed to its first result once it ran). */
+  const logEnd = (request: Request, ran: boolean) => observability.close(request, SWITCHING_PROTOCOLS, 'WS', ran);
+  /** Ends an operation: its sessions close, anything still under way upstream is aborted, and it is logged. */
+  const endOf = (operation: SocketOperation) => {
+    endRequestSessions(operation.request);
+    operation.controller.abort(new DOMException('The client completed the operation or left', 'AbortError'));
+    logEnd(operation.request, true);
+  };
   // Per socket, its operations by id: graphql-ws tells of none of them ending for a single result
   // the client completed early, so the socket's own `complete` messages and close are watched too.
   const operations = new WeakMap<WebSocket, Map<string, SocketOperation>>();
@@ -148,7 +144,7 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       // Refused before it runs: its errors are logged and counted like an HTTP request's.
       const refuse = (errors: readonly GraphQLError[]) => {
         const out = observability.results(request, [{ errors }])?.[0]?.errors ?? errors;
-        observability.close(request, SWITCHING_PROTOCOLS, 'WS');
+        logEnd(request, false);
         return [...out];
       };
       try {
@@ -156,7 +152,7 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       } catch (error) {
         // Nothing of the operation may outlive a failure to start it.
         endRequestSessions(request);
-        observability.close(request, SWITCHING_PROTOCOLS, 'WS');
+        logEnd(request, false);
         throw error;
       }
 
