@@ -105,7 +105,7 @@ export class Observability {
         operation.codes = operation.codes.length === 0 ? codes : [...new Set([...operation.codes, ...codes])].slice(0, MAX_CODES);
         // A live query's patch carries data as much as a full result does.
         const hasData = single.data != null || Array.isArray((single as { patch?: unknown }).patch);
-        if (errors.length > 0 && operation.outcome !== 'error') operation.outcome = hasData ? 'partial' : 'error';
+        if (operation.outcome !== 'error') operation.outcome = hasData ? 'partial' : 'error';
       }
       if (errors.length === 0) return single;
       changed = true;
