@@ -4,18 +4,15 @@
  * by playwright-core) the page loads with no request leaving the gateway and running the
  * example shows data and what it cost upstream. The screenshot is kept at SCREENSHOT.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium, type BrowserContext, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAPHIQL_HEADERS, negotiateEncoding } from '../../src/server/graphiql.js';
+import { hasChromium, launchChromium, textOf, type Browser } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = path.resolve('test/.scratch-artifacts/graphiql.png');
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -46,9 +43,6 @@ function decode(response: RawResponse): string {
   if (encoding === undefined) return response.body.toString('utf8');
   throw new Error(`unexpected content-encoding ${encoding}`);
 }
-
-/** Monaco renders spaces as no-break spaces. */
-const textOf = async (locator: Locator) => (await locator.innerText()).replace(/\u00a0/g, ' ');
 
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
@@ -174,26 +168,18 @@ describe('GET / and compression over HTTP', () => {
   });
 });
 
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log('GraphiQL browser test skipped: Debian chromium is not installed (apt-get install -y chromium)');
 
 describe.skipIf(!hasChromium)('GraphiQL in headless Chromium', () => {
-  let context: BrowserContext | undefined;
-  let userDataDir = '';
+  let browser: Browser | undefined;
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
   });
 
   it('opens from / with the example and the header, loads nothing from outside, and running it shows data and the upstream cost', async () => {
-    userDataDir = await mkdtemp(path.join(tmpdir(), 'graphiql-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1600, height: 1000 },
-    });
-    const page = context.pages()[0] ?? (await context.newPage());
+    browser = await launchChromium('graphiql-chromium-');
+    const { page } = browser;
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
 
