@@ -19,13 +19,18 @@ describe('one attempt', () => {
     server = undefined;
   });
 
-  it('ends an upstream that does not answer with UPSTREAM_TIMEOUT', async () => {
-    // A real server that never answers, and the client's own pool: undici's timeout is the real one.
-    server = createServer(() => {});
+  /** A real server on a loopback port, and a client with its own pool talking to it. */
+  async function clientOf(handler: Parameters<typeof createServer>[1], env: Record<string, string>) {
+    server = createServer(handler);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', UPSTREAM_TIMEOUT_MS: '200', UPSTREAM_RETRIES: '0' });
-    const client = new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
+    const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', ...env });
+    return new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
+  }
+
+  it('ends an upstream that does not answer with UPSTREAM_TIMEOUT', async () => {
+    // A real server that never answers, and the client's own pool: undici's timeout is the real one.
+    const client = await clientOf(() => {}, { UPSTREAM_TIMEOUT_MS: '200', UPSTREAM_RETRIES: '0' });
     const session = client.session({ authorization: null });
     try {
       await expect(session.detail('t', 'r')).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT', status: null });
@@ -38,15 +43,11 @@ describe('one attempt', () => {
   it('holds one abort listener for all of an operation\'s calls in flight, and close() still ends every one of them', async () => {
     // A real server that holds every request until the client goes away.
     const held: { closed: boolean }[] = [];
-    server = createServer((req) => {
+    const client = await clientOf((req) => {
       const entry = { closed: false };
       held.push(entry);
       req.socket.on('close', () => (entry.closed = true));
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '8', UPSTREAM_RETRIES: '0' });
-    const client = new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
+    }, { UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '8', UPSTREAM_RETRIES: '0' });
     const session = client.session({ authorization: null });
     try {
       const calls = Array.from({ length: 8 }, (_, i) => session.detail('t', `r${i}`).then(() => 'answered', (error: { code?: string }) => error.code));
