@@ -77,13 +77,11 @@ export class Observability {
    * Starts observing a request: its id (a safe incoming x-request-id, else a new one) and the
    * trace parent. Yoga's requests through the plugin's onRequest; a WebSocket operation's here.
    */
-  open(request: Request): string {
-    const id = requestIdFrom(request.headers.get('x-request-id'));
+  open(request: Request): void {
     const { tracing } = this.options;
     this.requests.set(request, {
-      id, started: performance.now(), parent: tracing ? tracing.extract(request.headers) : ROOT_CONTEXT, operations: [], errorCodes: new Set(), processed: false,
+      id: requestIdFrom(request.headers.get('x-request-id')), started: performance.now(), parent: tracing ? tracing.extract(request.headers) : ROOT_CONTEXT, operations: [], errorCodes: new Set(), processed: false,
     });
-    return id;
   }
 
   /**

@@ -5,7 +5,8 @@
  * call, and the operation's cache statistics. Storage and policy are src/upstream/response-cache.ts.
  */
 import type { Call } from './attempt.js';
-import type { CacheReadIo, CacheRequest, Fetched, ResponseCache } from './response-cache.js';
+import type { CacheReadIo, CacheRequest, Fetched } from './cache-entry.js';
+import type { ResponseCache } from './response-cache.js';
 import type { RetryScope } from './retry.js';
 import type { OperationStats } from '../core/operation-stats.js';
 

@@ -33,8 +33,6 @@ import type { SharedStore } from './shared-store.js';
 import { tenantPathPrefix } from './route-path.js';
 import type { RouteName } from '../core/operation-stats.js';
 
-export type { CacheReadIo, CacheReadObserver, CacheRequest, Fetched, StaleReason } from './cache-entry.js';
-
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
 const MAX_LOCAL_GENERATIONS = 100_000;
 
