@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { ObservedOperation } from './observability/plugin.js';
 import type { InventorySession } from './upstream/client.js';
 import type { OperationStats } from './core/operation-stats.js';
+import type { UpstreamEstimate } from './core/call-count.js';
 
 export interface GatewayContext {
   config: GatewayConfig;
@@ -16,6 +17,8 @@ export interface GatewayContext {
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */
   estimatedUpstreamCalls?: number;
+  /** The same estimate by tenant and route, for the upstream's rate-limit budgets (set by the limits plugin). */
+  upstreamEstimate?: UpstreamEstimate;
   /** The operation's span and what the access log and metrics need (src/observability/plugin.ts). */
   observed?: ObservedOperation;
 }

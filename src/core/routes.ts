@@ -16,19 +16,34 @@ export interface RouteSpec {
   ttl?: TtlSetting;
   /** Names the call in messages: "resource abc", "the resource search". */
   what(resourceId: string): string;
+  /**
+   * The upstream's rate-limit category (its documentation: paginated GETs, other GETs, updates);
+   * `undocumented`: the platform does not say, so the gateway learns it from the answers' headers.
+   */
+  budget: RateCategory | 'undocumented';
 }
 
+/**
+ * The upstream throttles per tenant and minute in three categories: GETs of a paginated list
+ * (the search, the decommissioned list, the antivirus list), other GETs, and updates.
+ */
+export const RATE_CATEGORIES = ['paginated', 'other', 'update'] as const;
+export type RateCategory = (typeof RATE_CATEGORIES)[number];
+
+/** The upstream's documented limits per tenant and minute (UPSTREAM_RATE_LIMITS' defaults). */
+export const DOCUMENTED_RATE_LIMITS: Readonly<Record<RateCategory, number>> = { paginated: 50, other: 500, update: 25 };
+
 export const ROUTES = {
-  search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], what: () => 'the resource search' },
-  minimal: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/minimal', ttl: ['CACHE_TTL_MINIMAL_S', 5], what: () => 'the minimal resource list' },
-  detail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', ttl: ['CACHE_TTL_DETAIL_S', 30], what: (id) => `resource ${id}` },
-  update: { method: 'POST', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', what: (id) => `the update of resource ${id}` },
-  history: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources', ttl: ['CACHE_TTL_HISTORY_S', 60], what: () => 'the decommissioned resource list' },
-  historyDetail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources/{resourceId}', ttl: ['CACHE_TTL_HISTORY_DETAIL_S', 300], what: (id) => `decommissioned resource ${id}` },
-  antivirus: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/antivirus/search', ttl: ['CACHE_TTL_ANTIVIRUS_S', 60], what: () => 'the antivirus list' },
-  applications: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/applications', ttl: ['CACHE_TTL_APPLICATIONS_S', 60], what: (id) => `the applications of resource ${id}` },
-  resourceTypes: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resourceType/minimal', ttl: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600], what: () => 'the resource types' },
-  availability: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/availability', ttl: ['CACHE_TTL_AVAILABILITY_S', 60], what: (id) => `the availability of resource ${id}` },
+  search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], budget: 'paginated', what: () => 'the resource search' },
+  minimal: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/minimal', ttl: ['CACHE_TTL_MINIMAL_S', 5], budget: 'undocumented', what: () => 'the minimal resource list' },
+  detail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', ttl: ['CACHE_TTL_DETAIL_S', 30], budget: 'other', what: (id) => `resource ${id}` },
+  update: { method: 'POST', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', budget: 'update', what: (id) => `the update of resource ${id}` },
+  history: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources', ttl: ['CACHE_TTL_HISTORY_S', 60], budget: 'paginated', what: () => 'the decommissioned resource list' },
+  historyDetail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources/{resourceId}', ttl: ['CACHE_TTL_HISTORY_DETAIL_S', 300], budget: 'other', what: (id) => `decommissioned resource ${id}` },
+  antivirus: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/antivirus/search', ttl: ['CACHE_TTL_ANTIVIRUS_S', 60], budget: 'paginated', what: () => 'the antivirus list' },
+  applications: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/applications', ttl: ['CACHE_TTL_APPLICATIONS_S', 60], budget: 'other', what: (id) => `the applications of resource ${id}` },
+  resourceTypes: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resourceType/minimal', ttl: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600], budget: 'other', what: () => 'the resource types' },
+  availability: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/availability', ttl: ['CACHE_TTL_AVAILABILITY_S', 60], budget: 'other', what: (id) => `the availability of resource ${id}` },
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;

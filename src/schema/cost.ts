@@ -13,6 +13,10 @@ import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, ty
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
 import { summaryReads } from '../domain/summary.js';
+import { callsOf, NO_CALLS, plus, times, worstOf, type CallCount, type UpstreamEstimate } from '../core/call-count.js';
+
+export type { UpstreamEstimate } from '../core/call-count.js';
+import { parseGlobalId } from './global-id.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -89,7 +93,7 @@ class Walker {
    * carry their documented keys: a minimal record names its resource type, so an unknown kind
    * there is not a synthetic check (whose resource type is SYNTHETIC).
    */
-  resource(set: SelectionSetNode | undefined, origin: ResourceOrigin): number {
+  resource(set: SelectionSetNode | undefined, origin: ResourceOrigin): CallCount {
     const fields = this.fields(set);
     const names = new Set(fields.map((f) => f.field.name.value));
     const typeVisible = names.has('__typename') || fields.some((f) => f.on !== null && f.on !== 'Resource');
@@ -105,7 +109,7 @@ class Walker {
             ...DETAIL_FORMS.filter((k) => origin === 'antivirus' || k !== 'synthetic').map((k) => ({ known: null, actual: k })),
             { known: 'synthetic' as const, actual: 'synthetic' as const },
           ];
-    let cost = Math.max(...cases.map(({ known, actual }) => {
+    const reads = worstOf(cases.map(({ known, actual }) => {
       let detail = known === null && typeVisible;
       let search = false;
       for (const name of wanted) {
@@ -122,14 +126,12 @@ class Walker {
           if (documents(actual, name)) documenting = actual;
         }
       }
-      return (detail ? 1 : 0) + (search ? 1 : 0);
+      return plus(callsOf('detail', detail ? 1 : 0), callsOf('search', search ? 1 : 0));
     }));
-    if (names.has('applications')) cost += 1;
     const availability = fields.filter((f) => f.field.name.value === 'availability');
     for (const f of availability) this.checkWindow(this.arg(f.field, 'from'), this.arg(f.field, 'to'));
     const windows = new Set(availability.map((f) => JSON.stringify([this.arg(f.field, 'from'), this.arg(f.field, 'to')])));
-    cost += windows.size;
-    return cost;
+    return plus(reads, callsOf('applications', names.has('applications') ? 1 : 0), callsOf('availability', windows.size));
   }
 
   private checkWindow(from: unknown, to: unknown): void {
@@ -146,8 +148,8 @@ class Walker {
     }
   }
 
-  decommissioned(set: SelectionSetNode | undefined): number {
-    return this.fields(set).some((f) => HARDWARE.has(f.field.name.value)) ? 1 : 0;
+  decommissioned(set: SelectionSetNode | undefined): CallCount {
+    return callsOf('historyDetail', this.fields(set).some((f) => HARDWARE.has(f.field.name.value)) ? 1 : 0);
   }
 
   /** Nodes of a connection selection (edges.node and nodes), as one merged selection list. */
@@ -164,8 +166,13 @@ class Walker {
     return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
   }
 
-  resourceConnection(field: FieldNode): number {
-    return 2 + this.pageSize(field) * this.resource(this.merged(this.nodeSelections(field.selectionSet)), 'search');
+  /** A page of a paged list: at most two upstream pages (src/domain/paging.ts), then per item. */
+  connection(route: 'search' | 'history' | 'antivirus', field: FieldNode, perItem: CallCount): CallCount {
+    return plus(callsOf(route, 2), times(perItem, this.pageSize(field)));
+  }
+
+  resourceConnection(field: FieldNode): CallCount {
+    return this.connection('search', field, this.resource(this.merged(this.nodeSelections(field.selectionSet)), 'search'));
   }
 
   /** Whether this tenant's resource types read was counted already (null: tenant unknown before execution, never shared). */
@@ -180,7 +187,7 @@ class Walker {
    * A resource summary: the plan of src/domain/summary.ts with the tenant's type names when they
    * were read before execution. Counts of the same filter and bucket are one read per operation.
    */
-  summary(field: FieldNode, tenantArg: string | null): number {
+  summary(field: FieldNode, tenantArg: string | null): CallCount {
     const selected = new Set(this.fields(field.selectionSet).map((f) => f.field.name.value));
     const raw = this.arg(field, 'filter');
     const filterValue = raw !== null && typeof raw === 'object' ? raw as Record<string, unknown> : {};
@@ -195,7 +202,7 @@ class Walker {
       typeNames,
       this.settings.resourceTypeCount,
     );
-    if (tenantArg === null) return (reads.totalRead ? 1 : 0) + reads.stateReads + reads.typeReads + (reads.typesListRead ? 1 : 0);
+    if (tenantArg === null) return plus(callsOf('search', (reads.totalRead ? 1 : 0) + reads.stateReads + reads.typeReads), callsOf('resourceTypes', reads.typesListRead ? 1 : 0));
     // The same filter asked twice (aliases) shares its reads at run time.
     const key = (part: string) => JSON.stringify([tenantArg, raw ?? null, part]);
     let cost = 0;
@@ -205,81 +212,113 @@ class Walker {
         cost += n;
       }
     }
-    if (reads.typesListRead && !this.typesReadCounted(tenantArg)) cost += 1;
-    return cost;
+    return plus(callsOf('search', cost), callsOf('resourceTypes', reads.typesListRead && !this.typesReadCounted(tenantArg) ? 1 : 0));
   }
 
-  tenant(set: SelectionSetNode | undefined, tenantArg: string | null = null): number {
-    let cost = 0;
+  tenant(set: SelectionSetNode | undefined, tenantArg: string | null = null): CallCount {
+    const costs: CallCount[] = [];
     for (const { field } of this.fields(set)) {
       switch (field.name.value) {
         case 'resources':
-          cost += this.resourceConnection(field);
+          costs.push(this.resourceConnection(field));
           break;
         case 'resourceList':
-          cost += 1 + this.settings.minimalListSize * this.resource(field.selectionSet, 'minimal');
+          costs.push(callsOf('minimal'), times(this.resource(field.selectionSet, 'minimal'), this.settings.minimalListSize));
           break;
         case 'resource':
-          cost += 1 + this.resource(field.selectionSet, 'detail');
+          costs.push(callsOf('detail'), this.resource(field.selectionSet, 'detail'));
           break;
         case 'decommissionedResources':
-          cost += 2 + this.pageSize(field) * this.decommissioned(this.merged(this.nodeSelections(field.selectionSet)));
+          costs.push(this.connection('history', field, this.decommissioned(this.merged(this.nodeSelections(field.selectionSet)))));
           break;
         case 'decommissionedResource':
-          cost += 1;
+          costs.push(callsOf('historyDetail'));
           break;
         case 'antivirusDefinitions': {
           const resourceSets = this.nodeSelections(field.selectionSet).flatMap((s) => this.fields(s).filter((f) => f.field.name.value === 'resource').map((f) => f.field.selectionSet).filter((x): x is SelectionSetNode => !!x));
-          cost += 2 + this.pageSize(field) * (resourceSets.length ? this.resource(this.merged(resourceSets), 'antivirus') : 0);
+          costs.push(this.connection('antivirus', field, resourceSets.length ? this.resource(this.merged(resourceSets), 'antivirus') : NO_CALLS));
           break;
         }
         case 'resourceSummary':
-          cost += this.summary(field, tenantArg);
+          costs.push(this.summary(field, tenantArg));
           break;
         case 'resourceTypes': {
           const nested = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resources');
-          cost += (this.typesReadCounted(tenantArg) ? 0 : 1) + this.settings.resourceTypeCount * nested.reduce((sum, f) => sum + this.resourceConnection(f.field), 0);
+          costs.push(callsOf('resourceTypes', this.typesReadCounted(tenantArg) ? 0 : 1), times(plus(...nested.map((f) => this.resourceConnection(f.field))), this.settings.resourceTypeCount));
           break;
         }
         default:
           break;
       }
     }
-    return cost;
+    return plus(...costs);
   }
 
   /**
    * One object looked up by key (node, nodes, _entities): one read, plus what its selection
    * costs on whichever type it turns out to be. Fields on Node itself count as a resource's.
    */
-  objectByKey(set: SelectionSetNode | undefined): number {
+  objectByKey(set: SelectionSetNode | undefined): CallCount {
     const fields = this.fields(set);
     const on = (types: (string | null)[]) => ({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => types.includes(f.on)).map((f) => f.field) }) as SelectionSetNode;
-    const resourcePart = this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail');
-    const tenantPart = this.tenant(on(['Tenant']));
-    const historyPart = this.decommissioned(on(['DecommissionedResource']));
-    return 1 + Math.max(resourcePart, tenantPart, historyPart);
+    const resourcePart = plus(callsOf('detail'), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
+    // A tenant's key read is its resource types (src/datasource: the tenant check).
+    const tenantPart = plus(callsOf('resourceTypes'), this.tenant(on(['Tenant'])));
+    const historyPart = plus(callsOf('historyDetail'), this.decommissioned(on(['DecommissionedResource'])));
+    return worstOf([resourcePart, tenantPart, historyPart]);
   }
 
-  root(operation: OperationDefinitionNode): number {
-    let cost = 0;
+  /** The operation's cost by the tenant it spends (null: a tenant not known before execution). */
+  root(operation: OperationDefinitionNode): Map<string | null, CallCount> {
+    const byTenant = new Map<string | null, CallCount>();
+    const add = (tenant: string | null, cost: CallCount) => {
+      if (cost.total > 0) byTenant.set(tenant, plus(byTenant.get(tenant) ?? NO_CALLS, cost));
+    };
     for (const { field } of this.fields(operation.selectionSet)) {
       const name = field.name.value;
       if (name === 'tenant') {
         const id = this.arg(field, 'id');
-        cost += this.tenant(field.selectionSet, typeof id === 'string' ? id : null);
-      }
-      else if (name === 'updateResource') {
+        const tenant = typeof id === 'string' ? tenantOfArgument(id) : null;
+        add(tenant, this.tenant(field.selectionSet, typeof id === 'string' ? id : null));
+      } else if (name === 'updateResource') {
         const resource = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resource');
-        cost += 2 + resource.reduce((sum, f) => sum + this.resource(f.field.selectionSet, 'detail'), 0);
+        const input = this.arg(field, 'input') as { tenantId?: unknown; id?: unknown } | null | undefined;
+        const tenant = typeof input?.tenantId === 'string' ? input.tenantId : typeof input?.id === 'string' ? tenantOfGlobalId(input.id) : null;
+        add(tenant, plus(callsOf('update'), callsOf('detail'), ...resource.map((f) => this.resource(f.field.selectionSet, 'detail'))));
       } else if (name === '_entities' || name === 'nodes' || name === 'node') {
-        const list = name === 'node' ? [null] : this.arg(field, name === 'nodes' ? 'ids' : 'representations');
-        const count = Array.isArray(list) ? list.length : this.settings.maxPageSize;
-        cost += count * this.objectByKey(field.selectionSet);
+        const list = name === 'node' ? [this.arg(field, 'id')] : this.arg(field, name === 'nodes' ? 'ids' : 'representations');
+        const each = this.objectByKey(field.selectionSet);
+        if (!Array.isArray(list)) {
+          add(null, times(each, this.settings.maxPageSize));
+          continue;
+        }
+        for (const item of list) add(tenantOfKey(item), each);
       }
     }
-    return cost;
+    return byTenant;
   }
+}
+
+/** A tenant argument: an inventory tenant id or a Tenant's global id. */
+function tenantOfArgument(value: string): string {
+  return tenantOfGlobalId(value) ?? value;
+}
+
+function tenantOfGlobalId(value: string): string | null {
+  try {
+    return parseGlobalId(value).tenantId;
+  } catch {
+    return null;
+  }
+}
+
+/** The tenant of a node id or an entity representation, when it says one. */
+function tenantOfKey(item: unknown): string | null {
+  if (typeof item === 'string') return tenantOfGlobalId(item);
+  if (typeof item !== 'object' || item === null) return null;
+  const rep = item as Record<string, unknown>;
+  if (typeof rep.tenantId === 'string') return rep.tenantId;
+  return typeof rep.id === 'string' ? tenantOfGlobalId(rep.id) : null;
 }
 
 /** A resource summary that counts per resource type: its tenant argument and its filter as written. */
@@ -311,9 +350,12 @@ export function estimateUpstreamCalls(
   operationName: string | null | undefined,
   variables: Record<string, unknown>,
   settings: CostSettings,
-): { estimate: number; problems: GraphQLError[] } {
+): UpstreamEstimate {
   const operation = operationOf(document, operationName);
-  if (!operation) return { estimate: 0, problems: [] };
+  if (!operation) return { estimate: 0, byTenant: new Map(), problems: [] };
   const walker = new Walker(documentWalk(document), variables, settings);
-  return { estimate: walker.root(operation), problems: walker.problems };
+  const byTenant = walker.root(operation);
+  let estimate = 0;
+  for (const cost of byTenant.values()) estimate += cost.total;
+  return { estimate, byTenant, problems: walker.problems };
 }

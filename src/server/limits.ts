@@ -11,7 +11,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { estimateUpstreamCalls } from '../schema/cost.js';
+import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
 import { readResourceTypeNames, tenantsToReadTypesOf } from './summary-types.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 
@@ -89,17 +89,17 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
    * Estimates of operations without variables, which depend on the document alone: by document
    * (Yoga's parse cache hands out one document object per text) and operation name.
    */
-  const fixedEstimates = new WeakMap<DocumentNode, Map<string, number>>();
-  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, resourceTypeNames?: Map<string, string[]>) => {
+  const fixedEstimates = new WeakMap<DocumentNode, Map<string, UpstreamEstimate>>();
+  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, resourceTypeNames?: Map<string, string[]>): UpstreamEstimate => {
     const key = operationName ?? '';
     const known = fixedEstimates.get(document)?.get(key);
-    if (known !== undefined) return { estimate: known, problems: [] };
+    if (known !== undefined) return known;
     const result = estimateUpstreamCalls(document, operationName, variables, { ...settings, resourceTypeNames });
     // An estimate that counted a tenant's resource types holds only while they stay the same.
     if (result.problems.length === 0 && !hasVariables(document, operationName) && !resourceTypeNames) {
       let byName = fixedEstimates.get(document);
       if (!byName) fixedEstimates.set(document, (byName = new Map()));
-      byName.set(key, result.estimate);
+      byName.set(key, result);
     }
     return result;
   };
@@ -128,7 +128,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     },
     onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const ctx = args.contextValue as { estimatedUpstreamCalls?: number };
+      const ctx = args.contextValue as Pick<GatewayContext, 'estimatedUpstreamCalls' | 'upstreamEstimate'>;
       const overLimit = (calls: number, atLeast = false) =>
         tooExpensive('upstreamCalls', calls, maxCost, `The operation could make ${atLeast ? 'at least' : 'about'} ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
       const stop = (error: GraphQLError | readonly GraphQLError[]) => {
@@ -146,9 +146,11 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       const known = fixedEstimates.get(args.document)?.has(args.operationName ?? '');
       const tenants = known ? [] : tenantsToReadTypesOf(args.schema, args.document, args.operationName, variables);
       if (tenants.length === 0) {
-        const { estimate: calls, problems } = estimate(args.document, args.operationName, variables);
+        const found = estimate(args.document, args.operationName, variables);
+        const { estimate: calls, problems } = found;
         if (problems.length > 0) return stop(problems);
         ctx.estimatedUpstreamCalls = calls;
+        ctx.upstreamEstimate = found;
         if (calls > maxCost) return stop(overLimit(calls));
         return checks;
       }
@@ -168,13 +170,16 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
         }
       }
       ctx.estimatedUpstreamCalls = assumed.estimate;
+      ctx.upstreamEstimate = assumed;
       // Runs after every onExecute hook (admission's included) and per execution of a live query.
       setExecuteFn(async (executionArgs) => {
         const runCtx = executionArgs.contextValue as GatewayContext;
         // The data source keeps this read: the fields below make no second one.
         const names = await readResourceTypeNames(runCtx, tenants);
-        const exact = estimate(args.document, args.operationName, variables, names).estimate;
+        const exactEstimate = estimate(args.document, args.operationName, variables, names);
+        const exact = exactEstimate.estimate;
         runCtx.estimatedUpstreamCalls = exact;
+        runCtx.upstreamEstimate = exactEstimate;
         if (exact > maxCost) return { errors: [overLimit(exact)] };
         return executeFn(executionArgs);
       });

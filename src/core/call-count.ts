@@ -1,0 +1,72 @@
+/**
+ * Upstream calls counted by route: what an operation is estimated to cost, so the cost can be
+ * read per rate-limit category (a search and an availability read spend different budgets).
+ * `total` is kept beside the routes: where the kind of a record decides which reads it needs,
+ * the worst case over the kinds is one number of calls, while each route's count is the worst
+ * case of that route alone (the routes may sum to more than `total`).
+ */
+import type { GraphQLError } from 'graphql';
+import { ROUTES, RATE_CATEGORIES, type RateCategory, type RouteName } from './routes.js';
+
+export interface CallCount {
+  readonly routes: Readonly<Partial<Record<RouteName, number>>>;
+  readonly total: number;
+}
+
+export const NO_CALLS: CallCount = { routes: {}, total: 0 };
+
+/** n calls of one route. */
+export function callsOf(route: RouteName, n = 1): CallCount {
+  return n > 0 ? { routes: { [route]: n }, total: n } : NO_CALLS;
+}
+
+export function plus(...counts: CallCount[]): CallCount {
+  const routes: Partial<Record<RouteName, number>> = {};
+  let total = 0;
+  for (const count of counts) {
+    total += count.total;
+    for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = (routes[route] ?? 0) + n;
+  }
+  return { routes, total };
+}
+
+export function times(count: CallCount, k: number): CallCount {
+  if (k === 1) return count;
+  const routes: Partial<Record<RouteName, number>> = {};
+  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = n * k;
+  return { routes, total: count.total * k };
+}
+
+/** The worst of several cases: per route and in total. */
+export function worstOf(counts: CallCount[]): CallCount {
+  const routes: Partial<Record<RouteName, number>> = {};
+  let total = 0;
+  for (const count of counts) {
+    total = Math.max(total, count.total);
+    for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = Math.max(routes[route] ?? 0, n);
+  }
+  return { routes, total };
+}
+
+/**
+ * The count per rate-limit category; `undocumentedAs` is the category a route of undocumented
+ * category (the minimal listing) is counted in, as learned from the upstream's answers.
+ */
+export function byCategory(count: CallCount, undocumentedAs: RateCategory): Record<RateCategory, number> {
+  const out = Object.fromEntries(RATE_CATEGORIES.map((c) => [c, 0])) as Record<RateCategory, number>;
+  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) {
+    const budget = ROUTES[route].budget;
+    out[budget === 'undocumented' ? undocumentedAs : budget] += n;
+  }
+  return out;
+}
+
+/** What an operation is estimated to cost upstream before it runs (src/schema/cost.ts). */
+export interface UpstreamEstimate {
+  /** Upstream calls in all (MAX_UPSTREAM_CALLS, admission's weight). */
+  estimate: number;
+  /** The same calls by tenant and route (rate-limit budgets); null: a tenant known only at run time. */
+  byTenant: ReadonlyMap<string | null, CallCount>;
+  /** Argument problems found before execution. */
+  problems: GraphQLError[];
+}
