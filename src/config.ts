@@ -1,7 +1,7 @@
 /** Environment -> typed settings, read once at start-up. An invalid value stops start-up with one line naming it. */
 
 import { readFileSync } from 'node:fs';
-import { ttlSettings, type CachedRoute } from './core/routes.js';
+import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ttlSettings, type CachedRoute, type RateCategory } from './core/routes.js';
 
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
@@ -96,6 +96,17 @@ export interface GatewayConfig {
   redis: RedisSettings | null;
   /** Live queries (`@live`, src/server/live-query.ts). */
   live: LiveSettings;
+  /** The upstream's rate limits (src/upstream/rate-budget.ts); null: not budgeted (UPSTREAM_RATE_LIMITS=off). */
+  rateLimits: RateLimitSettings | null;
+}
+
+export interface RateLimitSettings {
+  /** Each category's limit per tenant and window until the upstream's headers say it. */
+  defaults: Record<RateCategory, number>;
+  /** The upstream's fixed window, in seconds. */
+  windowS: number;
+  /** Tenants whose remaining budget /metrics shows on series of their own (the others: one series per category). */
+  metricTenants: string[];
 }
 
 export interface LiveSettings {
@@ -165,6 +176,23 @@ function liveSetting(env: Env): LiveSettings {
     throw new ConfigError(`MAX_LIVE_OPERATIONS_PER_CALLER (${maxOperationsPerCaller}) must not exceed MAX_LIVE_OPERATIONS (${maxOperations})`);
   }
   return { pollIntervalMs, maxOperations, maxOperationsPerCaller };
+}
+
+/** UPSTREAM_RATE_LIMITS: `off`, or limits per category (`paginated=50,other=500,update=25`; missing ones documented). */
+function rateLimitSetting(env: Env): RateLimitSettings | null {
+  const raw = env.UPSTREAM_RATE_LIMITS?.trim() ?? '';
+  if (raw === 'off') return null;
+  const defaults = { ...DOCUMENTED_RATE_LIMITS };
+  for (const part of raw === '' ? [] : raw.split(',')) {
+    const match = /^\s*(\w+)\s*=\s*(\d+)\s*$/.exec(part);
+    const category = match?.[1] as RateCategory | undefined;
+    if (!match || !category || !RATE_CATEGORIES.includes(category) || Number(match[2]) < 1) {
+      throw new ConfigError(`UPSTREAM_RATE_LIMITS must be 'off' or a list like 'paginated=50,other=500,update=25' (each at least 1), got '${raw}'`);
+    }
+    defaults[category] = Number(match[2]);
+  }
+  const metricTenants = (env.RATE_LIMIT_METRIC_TENANTS ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return { defaults, windowS: intSetting(env, 'UPSTREAM_RATE_WINDOW_S', 60, 1, 86_400), metricTenants };
 }
 
 function redisSetting(env: Env): RedisSettings | null {
@@ -332,5 +360,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     cache: cacheSetting(env),
     redis: redisSetting(env),
     live: liveSetting(env),
+    rateLimits: rateLimitSetting(env),
   };
 }

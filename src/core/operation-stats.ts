@@ -9,8 +9,10 @@ export interface StaleRead {
   tenantId: string;
   resourceId?: string;
   ageMs: number;
-  /** revalidating: within stale-while-revalidate; upstream-error: the upstream failed. */
-  reason: 'revalidating' | 'upstream-error';
+  /** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the budget could not cover it. */
+  reason: 'revalidating' | 'upstream-error' | 'rate-limited';
+  /** rate-limited: when the tenant's window resets (ISO 8601). */
+  resetAt?: string;
 }
 
 export class OperationStats {

@@ -45,6 +45,9 @@ export interface MetricSources {
   cacheMemoryBytes(): number;
   /** Whether the shared store (Redis) is in use now; null when none is configured. */
   sharedStoreAvailable(): boolean | null;
+  /** The upstream's rate limits (src/upstream/rate-budget.ts): remaining per category, and 429s of its throttle. */
+  rateLimitRemaining(): { category: string; tenant: string; remaining: number }[];
+  rateLimitThrottled(): Readonly<Record<string, number>>;
 }
 
 export type OperationOutcome = 'ok' | 'partial' | 'error';
@@ -62,6 +65,7 @@ export class GatewayMetrics {
   private readonly upstreamSeconds: Histogram<'route' | 'status'>;
   private readonly retries: Counter<'route' | 'reason'>;
   private readonly loaderHits: Counter;
+  private readonly rateLimitedOperations: Counter<'outcome'>;
   private readonly loaderMisses: Counter;
 
   constructor(options: { processMetrics?: boolean } = {}) {
@@ -96,6 +100,21 @@ export class GatewayMetrics {
     new Gauge({ name: 'gateway_live_operations', help: 'Open live queries (@live).', registers, collect() { this.set(source()?.live().operations ?? 0); } });
     new Gauge({ name: 'gateway_live_pollers', help: 'Distinct upstream reads polled for the open live queries (one poller each, shared by their viewers).', registers, collect() { this.set(source()?.live().pollers ?? 0); } });
     new Counter({ name: 'gateway_live_polls_total', help: 'Polls made for live queries.', registers, collect() { this.reset(); this.inc(source()?.live().polls ?? 0); } });
+    this.rateLimitedOperations = new Counter({ name: 'gateway_rate_limited_operations_total', help: 'Operations the tenant\'s upstream rate-limit budget could not cover, by outcome: cached (answered from the cache, flagged stale where stale), refused (one RATE_LIMITED error).', labelNames: ['outcome'], registers });
+    new Gauge({
+      name: 'upstream_rate_limit_remaining', help: 'Upstream calls left in the current rate-limit window, by category (paginated, other, update) and tenant: the tenants listed in RATE_LIMIT_METRIC_TENANTS, and "lowest", the least of all tenants.', labelNames: ['category', 'tenant'], registers,
+      collect() {
+        this.reset();
+        for (const { category, tenant, remaining } of source()?.rateLimitRemaining() ?? []) this.set({ category, tenant }, remaining);
+      },
+    });
+    new Counter({
+      name: 'upstream_throttled_total', help: 'Answers of the upstream refusing a call for its rate limit (429), by category.', labelNames: ['category'], registers,
+      collect() {
+        this.reset();
+        for (const [category, n] of Object.entries(source()?.rateLimitThrottled() ?? {})) this.inc({ category }, n);
+      },
+    });
     new Gauge({ name: 'gateway_admission_queued', help: 'Operations waiting for admission.', registers, collect() { this.set(source()?.admission().queued ?? 0); } });
     new Counter({ name: 'gateway_admission_admitted_total', help: 'Operations admitted.', registers, collect() { this.reset(); this.inc(source()?.admission().admitted ?? 0); } });
     new Counter({
@@ -106,6 +125,11 @@ export class GatewayMetrics {
         for (const [reason, n] of Object.entries(shed ?? {})) this.inc({ reason }, n);
       },
     });
+  }
+
+  /** An operation the rate-limit budget could not cover: answered from the cache, or refused (RATE_LIMITED). */
+  rateLimitedOperation(outcome: 'cached' | 'refused'): void {
+    this.rateLimitedOperations.inc({ outcome });
   }
 
   setSources(sources: MetricSources): void {

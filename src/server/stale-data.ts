@@ -34,11 +34,17 @@ function idOf(read: StaleRead): string {
 }
 
 export interface StaleReport {
-  /** upstream-error when any part was served because the upstream failed. */
+  /** The gravest reason of any part: upstream-error, then rate-limited, then revalidating. */
   reason: StaleRead['reason'];
   maxAgeSeconds: number;
-  reads: { data: string; fields: string[]; ids: string[]; reason: StaleRead['reason']; maxAgeSeconds: number }[];
+  /** rate-limited: when the tenant's window resets (the latest of the parts'). */
+  resetAt?: string;
+  reads: { data: string; fields: string[]; ids: string[]; reason: StaleRead['reason']; maxAgeSeconds: number; resetAt?: string }[];
 }
+
+const GRAVITY: Record<StaleRead['reason'], number> = { revalidating: 0, 'rate-limited': 1, 'upstream-error': 2 };
+const graver = (a: StaleRead['reason'], b: StaleRead['reason']) => (GRAVITY[b] > GRAVITY[a] ? b : a);
+const later = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
 
 export function staleReport(reads: readonly StaleRead[]): StaleReport {
   const byRoute = new Map<RouteName, StaleReport['reads'][number]>();
@@ -49,12 +55,16 @@ export function staleReport(reads: readonly StaleRead[]): StaleReport {
     const id = idOf(read);
     if (!entry.ids.includes(id)) entry.ids.push(id);
     entry.maxAgeSeconds = Math.max(entry.maxAgeSeconds, ageSeconds);
-    if (read.reason === 'upstream-error') entry.reason = 'upstream-error';
+    entry.reason = graver(entry.reason, read.reason);
+    const resetAt = later(entry.resetAt, read.resetAt);
+    if (resetAt) entry.resetAt = resetAt;
   }
   const out = [...byRoute.values()];
+  const resetAt = out.reduce<string | undefined>((at, r) => later(at, r.resetAt), undefined);
   return {
-    reason: out.some((r) => r.reason === 'upstream-error') ? 'upstream-error' : 'revalidating',
+    reason: out.reduce<StaleRead['reason']>((reason, r) => graver(reason, r.reason), 'revalidating'),
     maxAgeSeconds: Math.max(...out.map((r) => r.maxAgeSeconds)),
+    ...(resetAt ? { resetAt } : {}),
     reads: out,
   };
 }

@@ -13,6 +13,8 @@ import { csrfPreventionPlugin } from './csrf.js';
 import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
+import { rateLimitPlugin } from './rate-limits.js';
+import { byCategory } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
 import { operationParts } from './operation-parts.js';
 import { clientSignalOf } from './client-signal.js';
@@ -56,13 +58,34 @@ function isOwnGraphQLError(error: unknown): boolean {
   return error.originalError == null || isOwnGraphQLError(error.originalError);
 }
 
-/** With `x-upstream-stats: 1`, the response extensions carry what the operation cost upstream. */
-function upstreamStatsPlugin(): Plugin<GatewayContext> {
+/**
+ * With `x-upstream-stats: 1`, the response extensions carry what the operation cost upstream (in
+ * all and per rate-limit category, made and estimated) and what its tenants have left.
+ */
+function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
+  const { budget } = client;
   return {
     onExecute({ args }) {
       const ctx = args.contextValue as GatewayContext & { request?: Request };
       if (ctx.request?.headers.get('x-upstream-stats') !== '1') return undefined;
-      return onFinalResult((extensions) => ({ ...extensions, upstream: { ...ctx.stats.toJSON(), estimatedCalls: ctx.estimatedUpstreamCalls ?? 0 } }));
+      return {
+        async onExecuteDone(payload) {
+          const rateLimits: Record<string, unknown> = {};
+          for (const tenant of ctx.upstreamEstimate?.byTenant.keys() ?? []) if (tenant !== null) rateLimits[tenant] = await budget.snapshot(tenant);
+          const byTenant = [...(ctx.upstreamEstimate?.byTenant.values() ?? [])];
+          const estimatedByCategory = { paginated: 0, other: 0, update: 0 };
+          for (const count of byTenant) for (const [c, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) estimatedByCategory[c as keyof typeof estimatedByCategory] += n;
+          const stats = ctx.stats.toJSON();
+          const upstream = {
+            ...stats,
+            callsByCategory: byCategory({ routes: ctx.stats.calls, total: stats.totalCalls }, budget.undocumentedCategory),
+            estimatedCalls: ctx.estimatedUpstreamCalls ?? 0,
+            estimatedCallsByCategory: estimatedByCategory,
+            ...(Object.keys(rateLimits).length > 0 ? { rateLimits } : {}),
+          };
+          return onFinalResult((extensions) => ({ ...extensions, upstream })).onExecuteDone!(payload);
+        },
+      };
     },
   };
 }
@@ -225,7 +248,9 @@ export function createGateway({
       live.plugin(),
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
-      upstreamStatsPlugin(),
+      // Once admitted: the operation's calls claimed of the tenants' rate-limit windows, or the cache alone.
+      rateLimitPlugin(client.budget, config.maxAdmissionWaitMs, logger, served),
+      upstreamStatsPlugin(client),
       // A refused credential gets its errors and no data.
       refusedCredentialPlugin(),
       // Answers partly served from the cache after their TTL say so.

@@ -6,9 +6,10 @@
  */
 import type { Dispatcher } from 'undici';
 import { CircuitOpenError } from './breaker.js';
-import { errorForStatus, operationStop, parseRetryAfter, safeReason, UpstreamError } from './errors.js';
+import { errorForStatus, operationStop, parseRetryAfter, rateLimited, safeReason, UpstreamError } from './errors.js';
 import type { Fetched } from './cache-entry.js';
-import { ROUTES, type RouteName } from '../core/routes.js';
+import { ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
+import type { RateLimitHeaders } from './rate-budget.js';
 import type { OperationStats } from '../core/operation-stats.js';
 import type { UpstreamParts } from './parts.js';
 import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context } from '../observability/tracing.js';
@@ -45,6 +46,10 @@ export interface AttemptScope {
    * every call of the operation); the returned function forgets it.
    */
   onAbort(abort: (reason: Error) => void): () => void;
+  /** Takes the call's place in its tenant's rate-limit window (or throws RATE_LIMITED); the category charged. */
+  spend(call: Call): RateCategory | null | Promise<RateCategory | null>;
+  /** Gives back the place of a call that was not sent after all. */
+  unspend(call: Call, category: RateCategory): void;
 }
 
 export interface AttemptRequest {
@@ -70,8 +75,13 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   if (scope.dispatched >= budget) {
     throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
   }
+  let charged = scope.spend(call);
+  if (charged instanceof Promise) charged = await charged;
   const permit = breaker.acquire();
-  if (!permit) throw new CircuitOpenError(call.what);
+  if (!permit) {
+    if (charged) scope.unspend(call, charged);
+    throw new CircuitOpenError(call.what);
+  }
   scope.dispatched++;
   if (first) parts.retryBudget.recordRequest();
   // The deadline timer ends the attempt at the deadline (with everything else of the operation).
@@ -109,6 +119,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   let text: string | undefined;
   let status = 0;
   let retryAfter: string | string[] | undefined;
+  let rateLimit: RateLimitHeaders | null = null;
   try {
     const answer = await dispatchText(parts.dispatcher, {
       origin: parts.origin,
@@ -122,6 +133,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     text = answer.text;
     status = answer.status;
     retryAfter = answer.retryAfter;
+    rateLimit = answer.rateLimit;
   } catch (error) {
     // Our own abort (deadline, disconnect) says nothing about the upstream.
     if (scope.signal.aborted) breaker.release(permit);
@@ -132,6 +144,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     }
     throw error;
   } finally {
+    parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closesWindow(status, rateLimit, retryAfter));
     const ms = parts.now() - started;
     scope.stats.recordCall(call.route, ms);
     metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
@@ -144,10 +157,30 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   }
   if (status >= 500) breaker.failure(permit);
   else breaker.success(permit);
+  if (closesWindow(status, rateLimit, retryAfter)) throw await throttled(parts, call, text, retryAfter);
   return parseAnswer(status, text, retryAfter, call.what);
 }
 
-interface RawAnswer { status: number; text: string; retryAfter: string | string[] | undefined }
+/**
+ * A 429 of the upstream's documented throttle (its rate-limit headers, or no Retry-After) closes
+ * the tenant's window until its reset. A 429 with only a Retry-After is another throttle's short
+ * pause: retried after it, within UPSTREAM_MAX_RETRY_AFTER_MS, as before.
+ */
+function closesWindow(status: number, rateLimit: RateLimitHeaders | null, retryAfter: string | string[] | undefined): boolean {
+  return status === 429 && (rateLimit !== null || retryAfter === undefined);
+}
+
+/** The window a 429 closed (here and for the fleet): RATE_LIMITED until its reset, never retried into it. */
+async function throttled(parts: UpstreamParts, call: Call, text: string, retryAfter: string | string[] | undefined): Promise<UpstreamError> {
+  const window = await parts.budget.window(call.tenantId, parts.budget.categoryOf(call.route));
+  const untilReset = Math.max(window ? parts.budget.untilReset(window) : 0, parseRetryAfter(retryAfter) ?? 0);
+  let body: unknown = null;
+  try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
+  const reason = safeReason(body);
+  return rateLimited(`The inventory API is rate limiting requests for ${call.what}${reason ? `: ${reason}` : ''}`, untilReset, 429);
+}
+
+interface RawAnswer { status: number; text: string; retryAfter: string | string[] | undefined; rateLimit: RateLimitHeaders | null }
 
 /**
  * One request through the dispatcher, its body collected as text (a UTF-8 BOM skipped, as
@@ -159,6 +192,7 @@ function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOption
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
+    let rateLimit: RateLimitHeaders | null = null;
     let chunks: Buffer[] = [];
     let length = 0;
     let forget: (() => void) | undefined;
@@ -173,6 +207,8 @@ function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOption
       onResponseStart(_controller, statusCode, headers) {
         status = statusCode;
         retryAfter = headers['retry-after'];
+        const limit = headers['x-ratelimit-limit'];
+        rateLimit = limit === undefined ? null : { limit, remaining: headers['x-ratelimit-remaining'], reset: headers['x-ratelimit-reset'] };
         chunks = [];
         length = 0;
       },
@@ -184,7 +220,7 @@ function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOption
         forget?.();
         const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
         const start = length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
-        resolve({ status, text: body.toString('utf8', start, length), retryAfter });
+        resolve({ status, text: body.toString('utf8', start, length), retryAfter, rateLimit });
       },
       onResponseError(_controller, error) {
         forget?.();

@@ -22,14 +22,15 @@ export interface CacheRequest {
   credential?: boolean;
 }
 
-export type StaleReason = 'revalidating' | 'upstream-error';
+/** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the tenant's rate-limit budget could not cover the read. */
+export type StaleReason = 'revalidating' | 'upstream-error' | 'rate-limited';
 
 /** What the cache tells the operation about a read. */
 export interface CacheReadObserver {
   hit(): void;
   miss(): void;
   coalesced(): void;
-  stale(ageMs: number, reason: StaleReason): void;
+  stale(ageMs: number, reason: StaleReason, resetAt?: string): void;
 }
 
 export interface CacheReadIo extends CacheReadObserver {

@@ -54,7 +54,7 @@ function readIo(scope: CachedReadScope, call: Call): CacheReadIo {
     hit: () => stats.cacheHits++,
     miss: () => stats.cacheMisses++,
     coalesced: () => stats.coalesced++,
-    stale: (ageMs, reason) => stats.noteStale({ route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, ageMs, reason }),
+    stale: (ageMs, reason, resetAt) => stats.noteStale({ route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, ageMs, reason, ...(resetAt ? { resetAt } : {}) }),
   };
 }
 

@@ -14,6 +14,7 @@ import { FailureLog, logBreakerChange } from './failure-log.js';
 import { ResponseCache } from './response-cache.js';
 import type { SharedStore } from './shared-store.js';
 import { RetryBudget } from './retry-budget.js';
+import { RateBudget } from './rate-budget.js';
 import { FairScheduler } from './scheduler.js';
 import { InventorySession, type SessionOptions } from './session.js';
 import type { GatewayMetrics, MetricSources } from '../observability/metrics.js';
@@ -74,6 +75,12 @@ export class InventoryClient {
       auth: options.auth,
       scheduler: new FairScheduler(settings.upstreamMaxInFlight),
       retryBudget: new RetryBudget({ percent: settings.retryBudgetPercent, minPerSecond: settings.retryBudgetMinPerSecond, now }),
+      budget: new RateBudget({
+        settings: settings.rateLimits ? { defaults: settings.rateLimits.defaults, windowS: settings.rateLimits.windowS } : null,
+        shared: options.shared,
+        logger,
+        now: options.wallClock,
+      }),
       breaker: new CircuitBreaker({
         failureThreshold: settings.breakerFailureThreshold,
         cooldownMs: settings.breakerCooldownMs,
@@ -111,6 +118,11 @@ export class InventoryClient {
     return this.parts.auth.mode;
   }
 
+  /** The upstream's rate limits as known to this replica (and the fleet, with Redis). */
+  get budget(): RateBudget {
+    return this.parts.budget;
+  }
+
   get metrics(): GatewayMetrics | null {
     return this.parts.metrics;
   }
@@ -130,6 +142,8 @@ export class InventoryClient {
       tokenRequests: () => auth.tokenRequests ?? 0,
       cacheMemoryBytes: () => cache?.memoryBytes ?? 0,
       sharedStoreAvailable: () => (shared ? shared.available : null),
+      rateLimitRemaining: () => this.parts.budget.remainingReadings(this.parts.settings.rateLimits?.metricTenants ?? []),
+      rateLimitThrottled: () => this.parts.budget.throttled,
     };
   }
 

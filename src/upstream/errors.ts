@@ -48,6 +48,19 @@ export class UpstreamNotFound extends UpstreamError {
   }
 }
 
+/**
+ * A call the tenant's rate-limit budget cannot cover (or a 429): RATE_LIMITED with the seconds
+ * until the upstream's window resets. Not the operation's own stop: the response cache may serve
+ * a stale answer in its place (flagged `rate-limited`).
+ */
+export function rateLimited(message: string, untilResetMs: number, status: number | null = null): UpstreamError {
+  const retryAfter = Math.max(1, Math.ceil(untilResetMs / 1000));
+  const error = new UpstreamError(message, 'RATE_LIMITED', status, false, status === null, untilResetMs);
+  error.extensions.retryAfter = retryAfter;
+  error.extensions.resetAt = new Date(Math.ceil((Date.now() + untilResetMs) / 1000) * 1000).toISOString();
+  return error;
+}
+
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 /** Retry-After: delta seconds or an HTTP date. */

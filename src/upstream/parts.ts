@@ -11,13 +11,15 @@ import type { UpstreamAuth } from './auth.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { FailureLog } from './failure-log.js';
 import type { ResponseCache } from './response-cache.js';
+import type { RateBudget } from './rate-budget.js';
 import type { RetryBudget } from './retry-budget.js';
 import type { FairScheduler } from './scheduler.js';
 
 /** The settings the client reads (src/config.ts); maxUpstreamCallsPerOperation is the hard stop behind the cost estimate. */
 export type ClientSettings = Pick<GatewayConfig,
   | 'upstreamTimeoutMs' | 'operationTimeoutMs' | 'upstreamRetries' | 'maxRetryAfterMs' | 'upstreamMaxInFlight' | 'upstreamMaxInFlightPerOperation'
-  | 'maxUpstreamCallsPerOperation' | 'retryBudgetPercent' | 'retryBudgetMinPerSecond' | 'breakerFailureThreshold' | 'breakerCooldownMs' | 'cache'>;
+  | 'maxUpstreamCallsPerOperation' | 'retryBudgetPercent' | 'retryBudgetMinPerSecond' | 'breakerFailureThreshold' | 'breakerCooldownMs' | 'cache'
+  | 'rateLimits'>;
 
 export interface UpstreamTelemetry {
   metrics?: GatewayMetrics | null;
@@ -36,6 +38,8 @@ export interface UpstreamParts {
   readonly scheduler: FairScheduler;
   /** Process-wide: retries may add only a share of the first attempts. */
   readonly retryBudget: RetryBudget;
+  /** The upstream's rate limits per tenant and category: a call they cannot cover is not sent. */
+  readonly budget: RateBudget;
   /** Opens on a run of upstream failures; refuses calls at once while open. */
   readonly breaker: CircuitBreaker;
   /** The upstream response cache (settings.cache), or null when it is off. */

@@ -127,7 +127,8 @@ export class ResponseCache {
         // A credential refused since its last acceptance never gets a stale answer either.
         const refused = request.credential === true && this.proofs.isRefused(request.scope, request.tenantId);
         if (entry && !refused && isOutage(error) && now < entry.freshUntil + this.settings.staleIfErrorMs) {
-          io.stale(this.now() - entry.storedAt, 'upstream-error');
+          const rateLimited = (error as UpstreamError).code === 'RATE_LIMITED';
+          io.stale(this.now() - entry.storedAt, rateLimited ? 'rate-limited' : 'upstream-error', rateLimited ? (error as UpstreamError).extensions.resetAt as string | undefined : undefined);
           this.count(request.route, 'stale');
           return entry.value;
         }

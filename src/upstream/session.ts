@@ -7,7 +7,9 @@ import { setMaxListeners } from 'node:events';
 import type { Call } from './attempt.js';
 import { cachedRead, credentialHooks, revalidatedRead, type CachedReadScope } from './cached-read.js';
 import type { UpstreamParts } from './parts.js';
-import { operationStop, type UpstreamError } from './errors.js';
+import { operationStop, rateLimited, type UpstreamError } from './errors.js';
+import type { RateCategory } from '../core/routes.js';
+import type { Want } from './rate-budget.js';
 import { cacheScope } from '../core/caller.js';
 import type { Fetched } from './cache-entry.js';
 import { sendWithRetries, type RetryScope } from './retry.js';
@@ -73,6 +75,10 @@ export class InventorySession implements RetryScope, CachedReadScope {
   readonly credentialAccepted?: (tenantId: string) => void;
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
   private readonly onRead: SessionOptions['onRead'];
+  /** Calls claimed of the tenants' rate-limit windows before the operation ran and not sent yet, by category and tenant. */
+  private readonly claims = new Map<string, number>();
+  /** Set when the budget could not cover the operation: it may answer only from the cache, and this is each call's refusal. */
+  private upstreamRefusal: ((call: Call) => UpstreamError) | null = null;
 
   constructor(private readonly parts: UpstreamParts, options: SessionOptions) {
     const { settings } = parts;
@@ -125,10 +131,59 @@ export class InventorySession implements RetryScope, CachedReadScope {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.refundClaims();
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.detachClient();
     if (!this.signal.aborted) this.controller.abort(OPERATION_ENDED);
+  }
+
+  /** The operation's claim on the tenants' windows (the rate-limit plugin made it): its calls spend it first. */
+  addClaims(wants: readonly Want[]): void {
+    for (const want of wants) {
+      const key = `${want.category}\u0000${want.tenant}`;
+      this.claims.set(key, (this.claims.get(key) ?? 0) + want.n);
+    }
+  }
+
+  /** From now on the operation sends nothing upstream: its reads come from the cache or fail with this refusal. */
+  answerFromCacheOnly(refusal: (call: Call) => UpstreamError): void {
+    this.upstreamRefusal = refusal;
+  }
+
+  private refundClaims(): void {
+    for (const [key, n] of this.claims) {
+      const at = key.indexOf('\u0000');
+      this.parts.budget.refund(key.slice(at + 1), key.slice(0, at) as RateCategory, n);
+    }
+    this.claims.clear();
+  }
+
+  /**
+   * A call about to be sent takes its place in the tenant's window: from the operation's claim,
+   * else one reserved now; refused (RATE_LIMITED) when the window has no room, so it is never
+   * sent. Returns the category charged (null: not budgeted).
+   */
+  spend(call: Call): RateCategory | null | Promise<RateCategory | null> {
+    if (this.upstreamRefusal) throw this.upstreamRefusal(call);
+    const { budget } = this.parts;
+    const category = budget.categoryOf(call.route);
+    if (!budget.tracks(category)) return null;
+    const key = `${category}\u0000${call.tenantId}`;
+    const claimed = this.claims.get(key) ?? 0;
+    if (claimed > 0) {
+      this.claims.set(key, claimed - 1);
+      return category;
+    }
+    return budget.claim([{ tenant: call.tenantId, category, n: 1 }]).then((outcome) => {
+      if (outcome.ok) return category;
+      throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.untilReset(outcome.window));
+    });
+  }
+
+  /** A call that spent its place and was not sent after all gives it back (returned with the claims when the operation ends). */
+  unspend(call: Call, category: RateCategory): void {
+    this.addClaims([{ tenant: call.tenantId, category, n: 1 }]);
   }
 
   /** Why no more upstream calls may start for this operation, or null. */

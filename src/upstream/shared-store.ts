@@ -25,6 +25,8 @@ export interface SharedStore {
   /** Takes a lock held until released or ttlMs; false when someone else holds it. */
   lock(key: string, id: string, ttlMs: number): Promise<boolean>;
   unlock(key: string, id: string): Promise<void>;
+  /** Runs a Lua script atomically (the rate-limit windows, src/upstream/rate-budget-redis.ts). */
+  runScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
   /** Called each time the connection is (re)established. */
   onReconnect(listener: () => void): void;
   close(): Promise<void>;
@@ -121,6 +123,11 @@ export class RedisStore implements SharedStore {
 
   get(key: string): Promise<string | null> {
     return this.guard(this.redis.get(key));
+  }
+
+  runScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+    // ioredis prefixes the KEYS of EVAL with keyPrefix like any other key.
+    return this.guard(this.redis.eval(script, keys.length, ...keys, ...args));
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {

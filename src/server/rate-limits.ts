@@ -1,0 +1,110 @@
+/**
+ * Whole answers within the upstream's rate limits. Before an operation runs, its estimated calls
+ * per tenant and category are claimed of the tenants' windows (src/upstream/rate-budget.ts), all
+ * or none. When the windows cannot cover them, the operation runs on the cache alone: answered
+ * when every read it needs is there, fresh or stale (flagged `rate-limited` in extensions.stale),
+ * else refused as a whole, with no upstream call spent on it. An answer never carries a page of
+ * per-field RATE_LIMITED errors: a result with any is replaced by one error that says when the
+ * window resets (HTTP 429 with Retry-After for a single operation).
+ */
+import type { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayContext } from '../context.js';
+import { byCategory, type UpstreamEstimate } from '../core/call-count.js';
+import { gatewayError } from '../core/errors.js';
+import type { Logger } from '../logger.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import type { RateBudget, Want } from '../upstream/rate-budget.js';
+import { rateLimited } from '../upstream/errors.js';
+import { clientSignalOf } from './client-signal.js';
+import { tooExpensive } from './limits.js';
+
+type RequestContext = GatewayContext & { request?: Request; liveOperation?: boolean };
+
+/** How often a claim blocked only by other operations' pending calls is tried again while it waits. */
+const CLAIM_RETRY_MS = 25;
+
+/** The estimate's calls per tenant and category (tenants known before execution only). */
+export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] {
+  const wants: Want[] = [];
+  for (const [tenant, count] of estimate.byTenant) {
+    if (tenant === null) continue;
+    for (const [category, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) {
+      if (n > 0) wants.push({ tenant, category: category as Want['category'], n });
+    }
+  }
+  return wants;
+}
+
+/**
+ * Claims the wants; while only calls other operations reserved and have not settled stand in the
+ * way (the window itself has room), waits for them up to waitMs.
+ */
+async function claimWithin(budget: RateBudget, wants: Want[], waitMs: number, signal: AbortSignal | undefined) {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const outcome = await budget.claim(wants);
+    if (outcome.ok || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
+  }
+}
+
+/** One RATE_LIMITED error for a whole operation: when to come back, and HTTP 429 with Retry-After. */
+export function operationRateLimited(retryAfter: number, resetAt: string | undefined, detail: string): GraphQLError {
+  return gatewayError('RATE_LIMITED', `${detail} Retry after ${retryAfter} s.`, {
+    retryAfter,
+    ...(resetAt ? { resetAt } : {}),
+    http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
+  });
+}
+
+/** A result's RATE_LIMITED errors as one for the whole operation, or null when it has none. */
+function asOneRefusal(errors: readonly GraphQLError[] | undefined): GraphQLError | null {
+  const limited = errors?.filter((e) => e.extensions?.code === 'RATE_LIMITED') ?? [];
+  if (limited.length === 0) return null;
+  const retryAfter = Math.max(...limited.map((e) => Number(e.extensions.retryAfter) || 1));
+  const resetAt = limited.map((e) => e.extensions.resetAt).filter((v): v is string => typeof v === 'string').sort().at(-1);
+  return operationRateLimited(retryAfter, resetAt, 'The inventory API\'s rate limit for this tenant is spent and the cache cannot answer the operation.');
+}
+
+export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logger, metrics: GatewayMetrics | null): Plugin {
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as unknown as RequestContext;
+      if (!budget.settings || ctx.liveOperation) return undefined;
+      const wants = ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
+      let cacheOnly = false;
+      if (wants.length > 0) {
+        const outcome = await claimWithin(budget, wants, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        if (outcome.ok) {
+          ctx.session.addClaims(wants);
+        } else if (outcome.short.n > outcome.window.limit) {
+          const { short, window } = outcome;
+          setResultAndStopExecution({
+            errors: [tooExpensive('upstreamCalls', short.n, window.limit, `The operation could make about ${short.n} ${short.category} upstream calls for tenant ${short.tenant}; the inventory API allows ${window.limit} a window. Ask for fewer items or fewer nested fields.`)],
+          });
+          return undefined;
+        } else {
+          const { short, window } = outcome;
+          const untilReset = budget.untilReset(window);
+          logger.debug('rate limit: answering from the cache only', { tenant: short.tenant, category: short.category, wanted: short.n, available: window.remaining - window.pending });
+          ctx.session.answerFromCacheOnly(() => rateLimited(`The inventory API's budget of ${short.category} calls for tenant ${short.tenant} cannot cover the operation`, untilReset));
+          cacheOnly = true;
+        }
+      }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in Object(result)) return;
+          const single = result as { data?: unknown; errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> };
+          const refusal = asOneRefusal(single.errors);
+          if (refusal) {
+            metrics?.rateLimitedOperation('refused');
+            setResult({ errors: [refusal] } as never);
+          } else if (cacheOnly) {
+            metrics?.rateLimitedOperation('cached');
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * The upstream's rate limits as the gateway knows them, per tenant and category (paginated GETs,
+ * other GETs, updates): what each window has left, from every answer's X-RateLimit-* headers
+ * (other clients of the tenant spend the same budget: only the headers tell), minus the calls
+ * this gateway has reserved since. Operations claim their estimated calls before they run and
+ * calls without a claim reserve one each, so a call the budget cannot cover is never sent; a 429
+ * that still comes closes the window until its reset, on every replica.
+ *
+ * The windows live in Redis when REDIS_URL is set (one script per change, so the replicas
+ * together never reserve more than the tenant has), else in process; while Redis is unavailable
+ * each replica keeps its own. The window rules are rate-window.ts.
+ */
+import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
+import type { Logger } from '../logger.js';
+import {
+  announced, announcementOf, available, closed, freshWindow, released, reserved, rolled,
+  type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
+} from './rate-window.js';
+
+export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
+import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
+
+const keyOf = (tenant: string, category: RateCategory) => `${category}\u0000${tenant}`;
+
+export class LocalWindows implements WindowStore {
+  private readonly windows = new Map<string, RateWindow>();
+  private changes = 0;
+
+  constructor(private readonly settings: RateBudgetSettings) {}
+
+  window(tenant: string, category: RateCategory, nowS: number): RateWindow {
+    const known = this.windows.get(keyOf(tenant, category));
+    return rolled(known ?? freshWindow(this.settings.defaults[category]), nowS, this.settings.windowS);
+  }
+
+  claim(wants: readonly Want[], nowS: number): ClaimOutcome {
+    const next: [string, RateWindow][] = [];
+    for (const want of wants) {
+      const window = this.window(want.tenant, want.category, nowS);
+      if (available(window) < want.n) return { ok: false, short: want, window };
+      next.push([keyOf(want.tenant, want.category), reserved(window, want.n)]);
+    }
+    for (const [key, window] of next) this.windows.set(key, window);
+    this.sweep(nowS);
+    return { ok: true };
+  }
+
+  settle(tenant: string, charged: RateCategory, n: number, news: News | null, nowS: number): void {
+    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n));
+    if (!news) return;
+    let window = this.window(tenant, news.category, nowS);
+    if (news.announcement) window = announced(window, news.announcement);
+    if (news.throttled) window = closed(window, nowS, this.settings.windowS);
+    this.windows.set(keyOf(tenant, news.category), window);
+  }
+
+  /** Windows of tenants gone quiet are forgotten (every 1,000 claims): a fresh window is the default again. */
+  private sweep(nowS: number): void {
+    if (++this.changes % 1_000 !== 0) return;
+    for (const [key, window] of this.windows) {
+      if (window.pending === 0 && window.reset !== 0 && window.reset + this.settings.windowS < nowS) this.windows.delete(key);
+    }
+  }
+}
+
+export interface RateBudgetOptions {
+  /** null: the gateway keeps no budget (UPSTREAM_RATE_LIMITS=off). */
+  settings: RateBudgetSettings | null;
+  /** The fleet's Redis, when REDIS_URL is set. */
+  shared?: ScriptRunner | null;
+  logger: Logger;
+  /** Epoch milliseconds (the upstream's resets are epoch seconds). */
+  now?: () => number;
+}
+
+export interface CategorySnapshot {
+  limit: number;
+  remaining: number;
+  /** When the window resets, ISO 8601; null while no answer said it. */
+  resetAt: string | null;
+}
+
+export class RateBudget {
+  readonly settings: RateBudgetSettings | null;
+  private readonly local: LocalWindows | null;
+  private readonly redis: RedisWindows | null;
+  private readonly now: () => number;
+  /** The category the upstream counts the route of undocumented category in, once its answers told. */
+  private undocumentedAs: RateCategory | null = null;
+  /** The limit each category's answers said last (process-wide: the upstream's limits are the same for every tenant). */
+  private readonly limits: Record<RateCategory, number>;
+  /** Categories whose answers carry no rate-limit headers: that upstream does not throttle them. */
+  private readonly silent = new Set<RateCategory>();
+  /** What the upstream's answers to this replica said last, per category and tenant (/metrics). */
+  private readonly heard = new Map<string, { category: RateCategory; tenant: string; remaining: number; reset: number }>();
+  /** 429s of the upstream's throttle, per category. */
+  readonly throttled: Record<RateCategory, number> = { paginated: 0, other: 0, update: 0 };
+
+  constructor(options: RateBudgetOptions) {
+    this.settings = options.settings;
+    this.now = options.now ?? Date.now;
+    this.local = options.settings ? new LocalWindows(options.settings) : null;
+    this.redis = options.settings && options.shared ? new RedisWindows(options.shared, options.settings, options.logger) : null;
+    this.limits = { ...(options.settings?.defaults ?? DOCUMENTED_RATE_LIMITS) };
+  }
+
+  private nowS(): number {
+    return this.now() / 1000;
+  }
+
+  /** The category a route's calls are counted in (the undocumented one: paginated, the scarcer, until learned). */
+  categoryOf(route: RouteName): RateCategory {
+    const budget = ROUTES[route].budget;
+    return budget === 'undocumented' ? this.undocumentedAs ?? 'paginated' : budget;
+  }
+
+  /** The category the undocumented route is counted in, as learned so far (paginated until then). */
+  get undocumentedCategory(): RateCategory {
+    return this.undocumentedAs ?? 'paginated';
+  }
+
+  /** Whether calls of this category are budgeted. */
+  tracks(category: RateCategory): boolean {
+    return this.local !== null && !this.silent.has(category);
+  }
+
+  private store(): WindowStore | null {
+    if (!this.local) return null;
+    return this.redis?.available ? this.redis : this.local;
+  }
+
+  /** Reserves all the wants or none; wants of categories not budgeted are left out. */
+  async claim(wants: readonly Want[]): Promise<ClaimOutcome> {
+    const store = this.store();
+    const tracked = wants.filter((w) => w.n > 0 && this.tracks(w.category));
+    if (!store || tracked.length === 0) return { ok: true };
+    try {
+      return await store.claim(tracked, this.nowS());
+    } catch {
+      // Redis failed mid-way: this replica's own windows answer (the store is paused meanwhile).
+      return this.local!.claim(tracked, this.nowS());
+    }
+  }
+
+  /**
+   * One call without a claim (a background refresh, a live poll, a call past the estimate):
+   * reserved when the window has room. Synchronous when the windows are in process.
+   */
+  reserveOne(tenant: string, category: RateCategory): boolean | Promise<boolean> {
+    const store = this.store();
+    if (!store || !this.tracks(category)) return true;
+    const outcome = store.claim([{ tenant, category, n: 1 }], this.nowS());
+    return outcome instanceof Promise ? outcome.then((o) => o.ok, () => this.local!.claim([{ tenant, category, n: 1 }], this.nowS()).ok) : outcome.ok;
+  }
+
+  /** Reserved calls never sent go back. */
+  refund(tenant: string, category: RateCategory, n: number): void {
+    if (n <= 0) return;
+    void this.apply(tenant, category, n, null);
+  }
+
+  /**
+   * An answer of the route arrived (or the call failed without one: status 0): its reserved call
+   * is released and its headers update the window of the category they describe; `closes`: a 429
+   * of the upstream's throttle, which closes that window until its reset.
+   * `charged`: the category the call was reserved in (null: it was not).
+   */
+  settle(tenant: string, route: RouteName, charged: RateCategory | null, headers: RateLimitHeaders | null, status: number, closes: boolean): void {
+    if (!this.local) return;
+    const raw = headers ? announcementOf(headers.limit, headers.remaining, headers.reset) : null;
+    const announcement = raw && raw.reset < 1_000_000_000 ? { ...raw, reset: Math.ceil(this.nowS()) + raw.reset } : raw;
+    const budget = ROUTES[route].budget;
+    if (budget === 'undocumented' && announcement) this.learnUndocumented(announcement);
+    const category = budget === 'undocumented' ? this.undocumentedAs : budget;
+    if (category && status > 0 && status < 500) {
+      if (announcement) {
+        this.silent.delete(category);
+        this.limits[category] = announcement.limit;
+      } else if (status !== 429) {
+        this.silent.add(category);
+      }
+    }
+    const news = category && (announcement || closes) ? { category, announcement, throttled: closes } : null;
+    if (category && closes) this.throttled[category]++;
+    if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
+    if (charged || news) void this.apply(tenant, charged ?? category ?? 'paginated', charged ? 1 : 0, news);
+  }
+
+  private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
+    const key = keyOf(tenant, category);
+    const known = this.heard.get(key);
+    if (known && known.reset === announcement.reset && known.remaining <= announcement.remaining) return;
+    this.heard.set(key, { category, tenant, remaining: announcement.remaining, reset: announcement.reset });
+    if (this.heard.size > 10_000) {
+      const nowS = this.nowS();
+      for (const [k, v] of this.heard) if (v.reset <= nowS) this.heard.delete(k);
+    }
+  }
+
+  /**
+   * The remaining budget per category as the upstream last told this replica: for each listed
+   * tenant, and the lowest of all tenants (tenant "lowest"); windows past their reset count whole.
+   */
+  remainingReadings(listed: readonly string[]): { category: RateCategory; tenant: string; remaining: number }[] {
+    if (!this.local) return [];
+    const nowS = this.nowS();
+    const out: { category: RateCategory; tenant: string; remaining: number }[] = [];
+    for (const category of RATE_CATEGORIES) {
+      if (!this.tracks(category)) continue;
+      let lowest = this.limits[category];
+      for (const tenant of listed) {
+        const heard = this.heard.get(keyOf(tenant, category));
+        out.push({ category, tenant, remaining: heard && heard.reset > nowS ? heard.remaining : this.limits[category] });
+      }
+      for (const heard of this.heard.values()) if (heard.category === category && heard.reset > nowS) lowest = Math.min(lowest, heard.remaining);
+      out.push({ category, tenant: 'lowest', remaining: lowest });
+    }
+    return out;
+  }
+
+  private learnUndocumented(announcement: Announcement): void {
+    const matching = RATE_CATEGORIES.filter((c) => c !== 'update' && this.limits[c] === announcement.limit);
+    if (matching.length === 1) this.undocumentedAs = matching[0]!;
+  }
+
+  private async apply(tenant: string, charged: RateCategory, n: number, news: News | null): Promise<void> {
+    const store = this.store();
+    if (!store) return;
+    try {
+      await store.settle(tenant, charged, n, news, this.nowS());
+    } catch {
+      this.local!.settle(tenant, charged, n, news, this.nowS());
+    }
+  }
+
+  async window(tenant: string, category: RateCategory): Promise<RateWindow | null> {
+    const store = this.store();
+    if (!store || !this.tracks(category)) return null;
+    try {
+      return await store.window(tenant, category, this.nowS());
+    } catch {
+      return this.local!.window(tenant, category, this.nowS());
+    }
+  }
+
+  /** Milliseconds until a window resets (its reset, else one window from now). */
+  untilReset(window: RateWindow): number {
+    const windowS = this.settings?.windowS ?? 60;
+    const reset = window.reset > 0 ? window.reset : Math.ceil(this.nowS()) + windowS;
+    return Math.max(0, reset * 1000 - this.now());
+  }
+
+  /** What a tenant has left per budgeted category (`x-upstream-stats`). */
+  async snapshot(tenant: string): Promise<Partial<Record<RateCategory, CategorySnapshot>>> {
+    const out: Partial<Record<RateCategory, CategorySnapshot>> = {};
+    for (const category of RATE_CATEGORIES) {
+      const window = await this.window(tenant, category);
+      if (!window) continue;
+      out[category] = { limit: window.limit, remaining: Math.max(0, available(window)), resetAt: window.reset > 0 ? new Date(window.reset * 1000).toISOString() : null };
+    }
+    return out;
+  }
+}
+
+/** The raw X-RateLimit-* header values of an answer. */
+export interface RateLimitHeaders {
+  limit: unknown;
+  remaining: unknown;
+  reset: unknown;
+}

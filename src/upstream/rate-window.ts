@@ -1,0 +1,112 @@
+/**
+ * One tenant's rate-limit window in one category, as the gateway knows it: the upstream's last
+ * word (limit, remaining, reset from the X-RateLimit-* headers) and the calls the gateway has
+ * reserved since (claimed by operations, or in flight) that the upstream may not have counted yet.
+ *
+ * The rules are pure functions of the window, shared by the in-process store and, line by line,
+ * the Redis script (rate-budget-redis.ts); test/unit/rate-window.test.ts runs the same cases on both.
+ *
+ * - Calls are reserved before they are sent: `remaining - pending` is what may still be spent.
+ * - Within a window the upstream's remaining only goes down: an answer that says more than we
+ *   know is older news (answers overtake each other), so the lower figure stands. An answer with
+ *   a later reset opens the next window and is taken as it is.
+ * - A call reserved and then answered leaves `pending`, whatever the answer: the upstream's
+ *   figure has counted it (or it never reached the upstream). Reserved calls never sent go back.
+ * - When the reset passes without news, the window is the limit again (fixed windows), and the
+ *   next reset one window later; the calls still pending stay counted.
+ * - A 429 closes the window: remaining 0 until its reset (the headers', else the known one, else
+ *   one window from now).
+ */
+import type { RateCategory } from '../core/routes.js';
+
+export interface RateWindow {
+  limit: number;
+  remaining: number;
+  /** UTC epoch seconds at which the upstream's window resets; 0: not known yet. */
+  reset: number;
+  /** Calls reserved (claimed or in flight) that the upstream's figure may not count yet. */
+  pending: number;
+}
+
+/** What an answer's X-RateLimit-Limit, -Remaining and -Reset headers said. */
+export interface Announcement {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** A window no answer has described yet: the configured default limit, whole. */
+export function freshWindow(defaultLimit: number): RateWindow {
+  return { limit: defaultLimit, remaining: defaultLimit, reset: 0, pending: 0 };
+}
+
+/** The window as it stands at nowS: rolled over when its reset passed. */
+export function rolled(window: RateWindow, nowS: number, windowS: number): RateWindow {
+  if (window.reset === 0 || nowS < window.reset) return window;
+  const windows = Math.floor((nowS - window.reset) / windowS) + 1;
+  return { ...window, remaining: window.limit, reset: window.reset + windows * windowS };
+}
+
+/** What may still be reserved. */
+export function available(window: RateWindow): number {
+  return window.remaining - window.pending;
+}
+
+export function reserved(window: RateWindow, n: number): RateWindow {
+  return { ...window, pending: window.pending + n };
+}
+
+export function released(window: RateWindow, n: number): RateWindow {
+  return { ...window, pending: Math.max(0, window.pending - n) };
+}
+
+export function announced(window: RateWindow, news: Announcement): RateWindow {
+  if (news.reset > window.reset) return { ...window, limit: news.limit, remaining: news.remaining, reset: news.reset };
+  if (news.reset === window.reset) return { ...window, limit: news.limit, remaining: Math.min(window.remaining, news.remaining) };
+  return window;
+}
+
+export function closed(window: RateWindow, nowS: number, windowS: number): RateWindow {
+  return { ...window, remaining: 0, reset: window.reset > nowS ? window.reset : Math.ceil(nowS) + windowS };
+}
+
+/** The three headers of an answer, when it has all three as numbers. */
+export function announcementOf(limit: unknown, remaining: unknown, reset: unknown): Announcement | null {
+  const numbers = [limit, remaining, reset].map((v) => (Array.isArray(v) ? v[0] : v)).map((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN));
+  if (numbers.some((n) => !Number.isSafeInteger(n))) return null;
+  const [l, r, s] = numbers as [number, number, number];
+  return { limit: l, remaining: Math.min(r, l), reset: s };
+}
+
+export interface RateBudgetSettings {
+  /** The limit of each category until an answer says it (UPSTREAM_RATE_LIMITS). */
+  defaults: Readonly<Record<RateCategory, number>>;
+  /** The length of the upstream's fixed windows, in seconds. */
+  windowS: number;
+}
+
+/** So many calls of a tenant's category. */
+export interface Want {
+  tenant: string;
+  category: RateCategory;
+  n: number;
+}
+
+export type ClaimOutcome = { ok: true } | { ok: false; short: Want; window: RateWindow };
+
+/** Where the windows are kept: this process, or Redis for the fleet. */
+export interface WindowStore {
+  /** Reserves every want, or none when one does not fit (the first that does not is returned). */
+  claim(wants: readonly Want[], nowS: number): ClaimOutcome | Promise<ClaimOutcome>;
+  /** Releases n reserved calls and applies what an answer said (news: announcement and/or 429). */
+  settle(tenant: string, charged: RateCategory, n: number, news: News | null, nowS: number): void | Promise<void>;
+  window(tenant: string, category: RateCategory, nowS: number): RateWindow | Promise<RateWindow>;
+}
+
+/** What an answer said about one category's window. */
+export interface News {
+  category: RateCategory;
+  announcement: Announcement | null;
+  throttled: boolean;
+}
+
