@@ -12,7 +12,7 @@ import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
-import { summaryReads } from '../domain/summary.js';
+import { planCalls, planSummary } from '../domain/summary.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -177,35 +177,30 @@ class Walker {
   }
 
   /**
-   * A resource summary: the plan of src/domain/summary.ts with the tenant's type names when they
-   * were read before execution. Counts of the same filter and bucket are one read per operation.
+   * A resource summary: the plan of src/domain/summary.ts, exact (a search of records counted as
+   * one page: exact while its aliasIp matches at most MAX_PAGE_SIZE resources). Reads of the same
+   * tenant, filter and state are one read per operation at run time, so they count once here.
    */
   summary(field: FieldNode, tenantArg: string | null): number {
     const selected = new Set(this.fields(field.selectionSet).map((f) => f.field.name.value));
     const raw = this.arg(field, 'filter');
     const filterValue = raw !== null && typeof raw === 'object' ? raw as Record<string, unknown> : {};
     const state = typeof filterValue.state === 'string' ? filterValue.state : null;
-    // A single value is a list of one (GraphQL's input coercion).
-    const listed = typeof filterValue.resourceTypes === 'string' ? [filterValue.resourceTypes] : filterValue.resourceTypes;
-    const types = Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : null;
-    const typeNames = tenantArg === null ? null : this.settings.resourceTypeNames?.get(tenantArg) ?? null;
-    const reads = summaryReads(
-      { total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') },
-      { state, resourceTypes: types },
-      typeNames,
-      this.settings.resourceTypeCount,
-    );
-    if (tenantArg === null) return (reads.totalRead ? 1 : 0) + reads.stateReads + reads.typeReads + (reads.typesListRead ? 1 : 0);
-    // The same filter asked twice (aliases) shares its reads at run time.
-    const key = (part: string) => JSON.stringify([tenantArg, raw ?? null, part]);
+    const aliasIp = typeof filterValue.aliasIp === 'string' ? filterValue.aliasIp : null;
+    const plan = planSummary({ total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') }, { state, aliasIp });
+    const calls = planCalls(plan);
+    if (tenantArg === null) return calls.minimal + calls.search + calls.resourceTypes;
+    // A listing's queryString leaves the state out (it is the listing's own parameter).
+    const reads = plan.source === 'listing'
+      ? plan.states.map((s) => JSON.stringify([tenantArg, { ...filterValue, state: undefined }, 'listing', s]))
+      : [JSON.stringify([tenantArg, filterValue, 'search', plan.read])];
     let cost = 0;
-    for (const [part, n] of [['total', reads.totalRead ? 1 : 0], ['states', reads.stateReads], ['types', reads.typeReads]] as const) {
-      if (n > 0 && !this.summaryCounts.has(key(part))) {
-        this.summaryCounts.add(key(part));
-        cost += n;
-      }
+    for (const key of reads) {
+      if (this.summaryCounts.has(key)) continue;
+      this.summaryCounts.add(key);
+      cost += 1;
     }
-    if (reads.typesListRead && !this.typesReadCounted(tenantArg)) cost += 1;
+    if (plan.typesList && !this.typesReadCounted(tenantArg)) cost += 1;
     return cost;
   }
 
