@@ -21,16 +21,10 @@ export interface CostSettings {
   /** Assumed size of the unpaged minimal listing. */
   minimalListSize: number;
   /**
-   * Assumed number of resource types of a tenant whose types were not read: not a bound (the
-   * upstream does not cap it), so the run-time budget covers a tenant with more.
+   * Assumed number of resource types of a tenant (for pages nested under resourceTypes): not a
+   * bound (the upstream does not cap it), so the run-time budget covers a tenant with more.
    */
   resourceTypeCount: number;
-  /**
-   * The resource type names of tenants read for the estimate, by the tenant argument as the
-   * operation gives it (see summary-types.ts): a summary's count per type is then exact. A tenant
-   * mapped to no names counts no type: a lower bound.
-   */
-  resourceTypeNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
@@ -275,30 +269,6 @@ class Walker {
     }
     return cost;
   }
-}
-
-/** A resource summary that counts per resource type: its tenant argument and its filter as written. */
-export interface SummaryByType { tenantArg: string; filter: ValueNode | undefined }
-
-/**
- * The resource summaries counting per resource type under `tenant` fields whose id is known
- * before execution: the limits plugin reads those tenants' resource types once the operation was
- * admitted, so the estimate knows their number (the data source keeps that read: it is made once).
- */
-export function summariesByType(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): SummaryByType[] {
-  const walker = new Walker(documentWalk(document), variables, { maxAvailabilityWindowDays: 0, defaultPageSize: 0, maxPageSize: 0, minimalListSize: 0, resourceTypeCount: 0 });
-  const found: SummaryByType[] = [];
-  for (const { field } of walker.fields(operation.selectionSet)) {
-    if (field.name.value !== 'tenant') continue;
-    const id = walker.arg(field, 'id');
-    if (typeof id !== 'string') continue;
-    for (const { field: summary } of walker.fields(field.selectionSet)) {
-      if (summary.name.value !== 'resourceSummary') continue;
-      if (!walker.fields(summary.selectionSet).some((s) => s.field.name.value === 'byResourceType')) continue;
-      found.push({ tenantArg: id, filter: summary.arguments?.find((a) => a.name.value === 'filter')?.value });
-    }
-  }
-  return found;
 }
 
 export function estimateUpstreamCalls(
