@@ -12,7 +12,7 @@ import {
 } from '../domain/records.js';
 import { availabilityWindowSeconds, checkId, checkTenantId } from '../domain/input.js';
 import { fetchWindow, planWindow, toConnection, type ConnectionShape, type PageRequest } from '../domain/paging.js';
-import { isAskableTypeName, stateBucket, SUMMARY_STATES, typeBucket, type BucketRead } from '../domain/summary.js';
+import type { SummarySelection } from '../domain/summary.js';
 import { answers, gather, NO_SUBFIELDS, readHelps, toResourceView, valueOf, type Gathered, type ResourceView } from '../domain/resource-view.js';
 import { readsFor, type ResourceFieldName, type ResourceFields } from '../domain/resource.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
@@ -24,6 +24,7 @@ import { badUserInput, gatewayError } from '../core/errors.js';
 import { unexpectedShape, UpstreamError, UpstreamNotFound } from '../upstream/errors.js';
 import { decommissionedQueryString, joinPairs, resourceQueryString, type ResourceFilter } from '../upstream/query-string.js';
 import type { OperationStats } from '../core/operation-stats.js';
+import { SummaryReads } from './summary.js';
 import type { NodeKey } from '../core/node-key.js';
 import type {
   AntivirusListArgs, DecommissionedListArgs, MinimalListArgs, ResourceSearchArgs, ResourceSummaryShape, ResourceTypeCount, StateCount, TenantShape,
@@ -45,8 +46,7 @@ export class InventoryDataSource {
   private readonly details = new Map<string, ResourceView | null>();
   private readonly mismatchLogged = new Set<string>();
   private readonly typesByTenant = new Map<string, Promise<ResourceType[] | null>>();
-  /** Summary counts by tenant and queryString: a read shared by buckets and summaries of the operation is made once. */
-  private readonly counts = new Map<string, Promise<number>>();
+  private readonly summaries: SummaryReads;
 
   constructor(
     private readonly session: InventorySession,
@@ -55,6 +55,17 @@ export class InventoryDataSource {
     stats: OperationStats,
   ) {
     this.loaders = createLoaders(session, stats, (tenantId, work) => this.lookup(tenantId, work));
+    this.summaries = new SummaryReads({
+      session,
+      // The counts are non-null: an unknown tenant reported by another field is still an error here.
+      read: async (tenantId, work) => {
+        const result = await this.list(tenantId, work);
+        if (result === null) throw unknownTenant(tenantId);
+        return result;
+      },
+      resourceTypes: (tenantId) => this.resourceTypes(tenantId),
+      maxPageSize: config.maxPageSize,
+    });
   }
 
   // ---- 404s, decided here -----------------------------------------------------------
@@ -176,54 +187,22 @@ export class InventoryDataSource {
     return types;
   }
 
-  // ---- counts for dashboard tiles -------------------------------------------------------------
+  // ---- counts for dashboard tiles (src/datasource/summary.ts) ----------------------------------
 
-  /** Checks the filter as the search does (same errors, before any call); the counts are read per selected field. */
-  resourceSummary(tenantId: string, filter: ResourceFilter | null | undefined): ResourceSummaryShape {
-    resourceQueryString(filter);
-    return { tenantId, filter: filter ?? null };
-  }
-
-  /** The search's totalResults for a filter: one read of page size 1. */
-  private count(tenantId: string, filter: ResourceFilter | null): Promise<number> {
-    const queryString = resourceQueryString(filter);
-    const key = `${tenantId}\u0000${queryString ?? ''}`;
-    let count = this.counts.get(key);
-    if (!count) {
-      count = this.list(tenantId, () => this.session.search(tenantId, { pageNo: 1, pageSize: 1, queryString })).then((raw) => {
-        // The fields are non-null: an unknown tenant reported by another field is still an error here.
-        if (raw === null) throw unknownTenant(tenantId);
-        return pageOrThrow(raw, () => null, 'the resource search').totalResults;
-      });
-      this.counts.set(key, count);
-    }
-    return count;
-  }
-
-  private bucketCount(summary: ResourceSummaryShape, read: BucketRead, narrowed: () => ResourceFilter): Promise<number> {
-    if (read === 'zero') return Promise.resolve(0);
-    return this.count(summary.tenantId, read === 'same' ? summary.filter : narrowed());
+  resourceSummary(tenantId: string, filter: ResourceFilter | null | undefined, selection: SummarySelection): ResourceSummaryShape {
+    return this.summaries.summary(tenantId, filter, selection);
   }
 
   summaryTotal(summary: ResourceSummaryShape): Promise<number> {
-    return this.count(summary.tenantId, summary.filter);
+    return this.summaries.total(summary);
   }
 
   summaryByState(summary: ResourceSummaryShape): Promise<StateCount[]> {
-    return Promise.all(SUMMARY_STATES.map(async (state) => ({
-      state,
-      count: await this.bucketCount(summary, stateBucket(summary.filter, state), () => ({ ...summary.filter, state })),
-    })));
+    return this.summaries.byState(summary);
   }
 
-  /** One count per resource type of the tenant (after its types read), in the types' order. */
-  async summaryByResourceType(summary: ResourceSummaryShape): Promise<ResourceTypeCount[]> {
-    const types = await this.resourceTypes(summary.tenantId);
-    if (types === null) throw unknownTenant(summary.tenantId);
-    return Promise.all(types.filter((type) => isAskableTypeName(type.name)).map(async (resourceType) => ({
-      resourceType,
-      count: await this.bucketCount(summary, typeBucket(summary.filter, resourceType.name), () => ({ ...summary.filter, resourceTypes: [resourceType.name] })),
-    })));
+  summaryByResourceType(summary: ResourceSummaryShape): Promise<ResourceTypeCount[]> {
+    return this.summaries.byResourceType(summary);
   }
 
   // ---- one resource ----------------------------------------------------------------------

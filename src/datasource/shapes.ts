@@ -1,7 +1,7 @@
 /** What the schema passes to the data source (list arguments) and gets back besides domain types (src/datasource/data-source.ts). */
 import type { ResourceType } from '../domain/records.js';
 import type { ConnectionArgs } from '../domain/paging.js';
-import type { SummaryState } from '../domain/summary.js';
+import type { SummaryPlan, SummaryState } from '../domain/summary.js';
 import type { DecommissionedResourceFilter, ResourceFilter } from '../upstream/query-string.js';
 
 export interface TenantShape { id: string }
@@ -20,8 +20,8 @@ export interface MinimalListArgs {
   filter?: ResourceFilter | null;
 }
 
-/** A resource summary before its counts are read: the tenant and the checked filter. */
-export interface ResourceSummaryShape { tenantId: string; filter: ResourceFilter | null }
+/** A resource summary before its counts are read: the tenant, the checked filter and the plan of its reads. */
+export interface ResourceSummaryShape { tenantId: string; filter: ResourceFilter | null; plan: SummaryPlan }
 export interface StateCount { state: SummaryState; count: number }
 export interface ResourceTypeCount { resourceType: ResourceType; count: number }
 

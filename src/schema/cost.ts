@@ -12,11 +12,11 @@ import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
-import { summaryReads } from '../domain/summary.js';
+import { planCalls, planSummary } from '../domain/summary.js';
 import { callsOf, NO_CALLS, plus, times, worstOf, type CallCount, type UpstreamEstimate } from '../core/call-count.js';
+import { parseGlobalId } from './global-id.js';
 
 export type { UpstreamEstimate } from '../core/call-count.js';
-import { parseGlobalId } from './global-id.js';
 
 export interface CostSettings {
   maxAvailabilityWindowDays: number;
@@ -25,16 +25,10 @@ export interface CostSettings {
   /** Assumed size of the unpaged minimal listing. */
   minimalListSize: number;
   /**
-   * Assumed number of resource types of a tenant whose types were not read: not a bound (the
-   * upstream does not cap it), so the run-time budget covers a tenant with more.
+   * Assumed number of resource types of a tenant (for pages nested under resourceTypes): not a
+   * bound (the upstream does not cap it), so the run-time budget covers a tenant with more.
    */
   resourceTypeCount: number;
-  /**
-   * The resource type names of tenants read for the estimate, by the tenant argument as the
-   * operation gives it (see summary-types.ts): a summary's count per type is then exact. A tenant
-   * mapped to no names counts no type: a lower bound.
-   */
-  resourceTypeNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
@@ -184,35 +178,30 @@ class Walker {
   }
 
   /**
-   * A resource summary: the plan of src/domain/summary.ts with the tenant's type names when they
-   * were read before execution. Counts of the same filter and bucket are one read per operation.
+   * A resource summary: the plan of src/domain/summary.ts, exact (a search of records counted as
+   * one page: exact while its aliasIp matches at most MAX_PAGE_SIZE resources). Reads of the same
+   * tenant, filter and state are one read per operation at run time, so they count once here.
    */
   summary(field: FieldNode, tenantArg: string | null): CallCount {
     const selected = new Set(this.fields(field.selectionSet).map((f) => f.field.name.value));
     const raw = this.arg(field, 'filter');
     const filterValue = raw !== null && typeof raw === 'object' ? raw as Record<string, unknown> : {};
     const state = typeof filterValue.state === 'string' ? filterValue.state : null;
-    // A single value is a list of one (GraphQL's input coercion).
-    const listed = typeof filterValue.resourceTypes === 'string' ? [filterValue.resourceTypes] : filterValue.resourceTypes;
-    const types = Array.isArray(listed) ? listed.filter((v): v is string => typeof v === 'string') : null;
-    const typeNames = tenantArg === null ? null : this.settings.resourceTypeNames?.get(tenantArg) ?? null;
-    const reads = summaryReads(
-      { total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') },
-      { state, resourceTypes: types },
-      typeNames,
-      this.settings.resourceTypeCount,
-    );
-    if (tenantArg === null) return plus(callsOf('search', (reads.totalRead ? 1 : 0) + reads.stateReads + reads.typeReads), callsOf('resourceTypes', reads.typesListRead ? 1 : 0));
-    // The same filter asked twice (aliases) shares its reads at run time.
-    const key = (part: string) => JSON.stringify([tenantArg, raw ?? null, part]);
+    const aliasIp = typeof filterValue.aliasIp === 'string' ? filterValue.aliasIp : null;
+    const plan = planSummary({ total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') }, { state, aliasIp });
+    const calls = planCalls(plan);
+    if (tenantArg === null) return plus(callsOf('minimal', calls.minimal), callsOf('search', calls.search), callsOf('resourceTypes', calls.resourceTypes));
+    // A listing's queryString leaves the state out (it is the listing's own parameter).
+    const reads = plan.source === 'listing'
+      ? plan.states.map((s) => JSON.stringify([tenantArg, { ...filterValue, state: undefined }, 'listing', s]))
+      : [JSON.stringify([tenantArg, filterValue, 'search', plan.read])];
     let cost = 0;
-    for (const [part, n] of [['total', reads.totalRead ? 1 : 0], ['states', reads.stateReads], ['types', reads.typeReads]] as const) {
-      if (n > 0 && !this.summaryCounts.has(key(part))) {
-        this.summaryCounts.add(key(part));
-        cost += n;
-      }
+    for (const key of reads) {
+      if (this.summaryCounts.has(key)) continue;
+      this.summaryCounts.add(key);
+      cost += 1;
     }
-    return plus(callsOf('search', cost), callsOf('resourceTypes', reads.typesListRead && !this.typesReadCounted(tenantArg) ? 1 : 0));
+    return plus(callsOf(plan.source === 'listing' ? 'minimal' : 'search', cost), callsOf('resourceTypes', plan.typesList && !this.typesReadCounted(tenantArg) ? 1 : 0));
   }
 
   tenant(set: SelectionSetNode | undefined, tenantArg: string | null = null): CallCount {
@@ -320,31 +309,6 @@ function tenantOfKey(item: unknown): string | null {
   if (typeof rep.tenantId === 'string') return rep.tenantId;
   return typeof rep.id === 'string' ? tenantOfGlobalId(rep.id) : null;
 }
-
-/** A resource summary that counts per resource type: its tenant argument and its filter as written. */
-export interface SummaryByType { tenantArg: string; filter: ValueNode | undefined }
-
-/**
- * The resource summaries counting per resource type under `tenant` fields whose id is known
- * before execution: the limits plugin reads those tenants' resource types once the operation was
- * admitted, so the estimate knows their number (the data source keeps that read: it is made once).
- */
-export function summariesByType(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): SummaryByType[] {
-  const walker = new Walker(documentWalk(document), variables, { maxAvailabilityWindowDays: 0, defaultPageSize: 0, maxPageSize: 0, minimalListSize: 0, resourceTypeCount: 0 });
-  const found: SummaryByType[] = [];
-  for (const { field } of walker.fields(operation.selectionSet)) {
-    if (field.name.value !== 'tenant') continue;
-    const id = walker.arg(field, 'id');
-    if (typeof id !== 'string') continue;
-    for (const { field: summary } of walker.fields(field.selectionSet)) {
-      if (summary.name.value !== 'resourceSummary') continue;
-      if (!walker.fields(summary.selectionSet).some((s) => s.field.name.value === 'byResourceType')) continue;
-      found.push({ tenantArg: id, filter: summary.arguments?.find((a) => a.name.value === 'filter')?.value });
-    }
-  }
-  return found;
-}
-
 export function estimateUpstreamCalls(
   document: DocumentNode,
   operationName: string | null | undefined,

@@ -1,8 +1,7 @@
 /**
  * Operation limits, all checked before any resolver runs: tokens (at parse), depth, aliases and
  * fragment expansions (validation, in time linear in the document: see document-walk.ts), and
- * the estimated upstream calls (before execution, with the variables; a resource summary that
- * counts per type is checked again, exactly, once admitted and its tenant's types read).
+ * the estimated upstream calls (before execution, with the variables).
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
@@ -12,7 +11,6 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
-import { readResourceTypeNames, tenantsToReadTypesOf } from './summary-types.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
@@ -81,7 +79,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     defaultPageSize: config.defaultPageSize,
     maxPageSize: config.maxPageSize,
     minimalListSize: config.maxPageSize,
-    // Assumed where a tenant's types are not read (see summary-types.ts); not a bound.
+    // Assumed for nested pages under resourceTypes; not a bound.
     resourceTypeCount: 50,
     maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
   };
@@ -90,13 +88,12 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
    * (Yoga's parse cache hands out one document object per text) and operation name.
    */
   const fixedEstimates = new WeakMap<DocumentNode, Map<string, UpstreamEstimate>>();
-  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>, resourceTypeNames?: Map<string, string[]>): UpstreamEstimate => {
+  const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): UpstreamEstimate => {
     const key = operationName ?? '';
     const known = fixedEstimates.get(document)?.get(key);
     if (known !== undefined) return known;
-    const result = estimateUpstreamCalls(document, operationName, variables, { ...settings, resourceTypeNames });
-    // An estimate that counted a tenant's resource types holds only while they stay the same.
-    if (result.problems.length === 0 && !hasVariables(document, operationName) && !resourceTypeNames) {
+    const result = estimateUpstreamCalls(document, operationName, variables, settings);
+    if (result.problems.length === 0 && !hasVariables(document, operationName)) {
       let byName = fixedEstimates.get(document);
       if (!byName) fixedEstimates.set(document, (byName = new Map()));
       byName.set(key, result);
@@ -126,11 +123,11 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
         if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
       };
     },
-    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+    onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const ctx = args.contextValue as Pick<GatewayContext, 'estimatedUpstreamCalls' | 'upstreamEstimate'>;
-      const overLimit = (calls: number, atLeast = false) =>
-        tooExpensive('upstreamCalls', calls, maxCost, `The operation could make ${atLeast ? 'at least' : 'about'} ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
+      const overLimit = (calls: number) =>
+        tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
       const stop = (error: GraphQLError | readonly GraphQLError[]) => {
         setResultAndStopExecution({ errors: Array.isArray(error) ? error : [error as GraphQLError] });
         return undefined;
@@ -143,46 +140,12 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
           if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
         },
       };
-      const known = fixedEstimates.get(args.document)?.has(args.operationName ?? '');
-      const tenants = known ? [] : tenantsToReadTypesOf(args.schema, args.document, args.operationName, variables);
-      if (tenants.length === 0) {
-        const found = estimate(args.document, args.operationName, variables);
-        const { estimate: calls, problems } = found;
-        if (problems.length > 0) return stop(problems);
-        ctx.estimatedUpstreamCalls = calls;
-        ctx.upstreamEstimate = found;
-        if (calls > maxCost) return stop(overLimit(calls));
-        return checks;
-      }
-      /*
-       * A summary counting per resource type: its exact cost needs the tenant's types, read only
-       * once the operation was admitted, so an operation refused here or by admission costs no
-       * upstream call. Until then: types unknown (the assumed count) for admission's weight, and
-       * no types at all (a lower bound) for a refusal that holds whatever the tenant has.
-       */
-      const assumed = estimate(args.document, args.operationName, variables, new Map());
-      if (assumed.problems.length > 0) return stop(assumed.problems);
-      if (assumed.estimate > maxCost) {
-        const atLeast = estimate(args.document, args.operationName, variables, new Map(tenants.map((t) => [t, []]))).estimate;
-        if (atLeast > maxCost) {
-          ctx.estimatedUpstreamCalls = atLeast;
-          return stop(overLimit(atLeast, true));
-        }
-      }
-      ctx.estimatedUpstreamCalls = assumed.estimate;
-      ctx.upstreamEstimate = assumed;
-      // Runs after every onExecute hook (admission's included) and per execution of a live query.
-      setExecuteFn(async (executionArgs) => {
-        const runCtx = executionArgs.contextValue as GatewayContext;
-        // The data source keeps this read: the fields below make no second one.
-        const names = await readResourceTypeNames(runCtx, tenants);
-        const exactEstimate = estimate(args.document, args.operationName, variables, names);
-        const exact = exactEstimate.estimate;
-        runCtx.estimatedUpstreamCalls = exact;
-        runCtx.upstreamEstimate = exactEstimate;
-        if (exact > maxCost) return { errors: [overLimit(exact)] };
-        return executeFn(executionArgs);
-      });
+      const found = estimate(args.document, args.operationName, variables);
+      const { estimate: calls, problems } = found;
+      if (problems.length > 0) return stop(problems);
+      ctx.estimatedUpstreamCalls = calls;
+      ctx.upstreamEstimate = found;
+      if (calls > maxCost) return stop(overLimit(calls));
       return checks;
     },
   };

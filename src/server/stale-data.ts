@@ -16,7 +16,7 @@ const resourceFields = (forms: readonly RecordForm[]) =>
 /** What each kind of read feeds, in product words and schema coordinates. */
 const FED_BY: Record<RouteName, { data: string; fields: string[]; about: 'tenant' | 'resource' | 'decommissioned' }> = {
   search: { data: 'resource search', fields: ['Tenant.resources', 'Tenant.resourceSummary', ...resourceFields(['search'])], about: 'tenant' },
-  minimal: { data: 'resource list', fields: ['Tenant.resourceList', ...resourceFields(['minimal'])], about: 'tenant' },
+  minimal: { data: 'resource list', fields: ['Tenant.resourceList', 'Tenant.resourceSummary', ...resourceFields(['minimal'])], about: 'tenant' },
   detail: { data: 'resource details', fields: ['Tenant.resource', 'Query.node', ...resourceFields(DETAIL_FORMS)], about: 'resource' },
   applications: { data: 'installed applications', fields: ['Resource.applications'], about: 'resource' },
   availability: { data: 'availability', fields: ['Resource.availability'], about: 'resource' },

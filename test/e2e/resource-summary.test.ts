@@ -41,27 +41,37 @@ async function truthOf(tenant: string, queryString: string | null): Promise<Trut
 
 const TYPE_NAMES = () => h.simulator.dataset.resourceTypes.map((t) => t.name);
 
+/** An alias IP of a resource of client_1: a filter the resource list cannot take. */
+const ALIAS_IP = () => h.simulator.dataset.tenants.get('client_1')!.resources.flatMap((r) => r.network.map((n) => n.aliasIp)).find(Boolean)!.split(',')[0]!;
+
+/** Calls of the upstream's paginated category (search, decommissioned list, antivirus list). */
+const paginated = () => { const calls = upstreamCalls(h); return (calls.search ?? 0) + (calls.history ?? 0) + (calls.antivirus ?? 0); };
+
 /**
  * Filters with the queryString the simulator is asked directly for the truth, and the upstream
- * calls a full summary costs: total + states + the types read + types (9 in the simulator),
- * less the buckets the filter excludes (0, no call) or names alone (the total read).
+ * calls a full summary costs, by route: a resource list per state (one when the filter names a
+ * state) and the types read, whatever the number of resources or types; with aliasIp (which the
+ * list does not take), one search page instead (fewer than MAX_PAGE_SIZE matches).
  */
-const cases: [string, Record<string, unknown> | null, string | null, number][] = [
-  ['no filter', null, null, 1 + 3 + 1 + 9],
-  ['a state', { state: 'ACTIVE' }, 'state:active', 1 + 0 + 1 + 9],
-  ['a type', { type: 'DEVICE' }, 'type:DEVICE', 1 + 3 + 1 + 9],
-  ['two resource types', { resourceTypes: ['Linux', 'Windows'] }, 'resourceType:Linux,Windows', 1 + 3 + 1 + 2],
-  ['a state and one resource type', { state: 'INACTIVE', resourceTypes: ['Linux'] }, 'state:inactive+resourceType:Linux', 1 + 0 + 1 + 0],
-  ['a location and tags', { deviceLocation: { name: 'Frankfurt' }, tags: ['env'] }, 'tags:env+deviceLocation:Frankfurt+isEquals:false', 1 + 3 + 1 + 9],
+const cases: [string, () => Record<string, unknown> | null, () => string | null, Record<string, number>][] = [
+  ['no filter', () => null, () => null, { minimal: 3, resourceTypes: 1 }],
+  ['a state', () => ({ state: 'ACTIVE' }), () => 'state:active', { minimal: 1, resourceTypes: 1 }],
+  ['a type', () => ({ type: 'DEVICE' }), () => 'type:DEVICE', { minimal: 3, resourceTypes: 1 }],
+  ['two resource types', () => ({ resourceTypes: ['Linux', 'Windows'] }), () => 'resourceType:Linux,Windows', { minimal: 3, resourceTypes: 1 }],
+  ['a state and one resource type', () => ({ state: 'INACTIVE', resourceTypes: ['Linux'] }), () => 'state:inactive+resourceType:Linux', { minimal: 1, resourceTypes: 1 }],
+  ['a location and tags', () => ({ deviceLocation: { name: 'Frankfurt' }, tags: ['env'] }), () => 'tags:env+deviceLocation:Frankfurt+isEquals:false', { minimal: 3, resourceTypes: 1 }],
+  ['a text filter', () => ({ hostName: 'client1-00' }), () => 'hostName:client1-00', { minimal: 3, resourceTypes: 1 }],
+  ['an alias IP (not a key of the resource list)', () => ({ aliasIp: ALIAS_IP() }), () => `aliasIp:${ALIAS_IP()}`, { search: 1, resourceTypes: 1 }],
 ];
 
 describe('resourceSummary', () => {
-  it.each(cases)('%s: counts equal the simulator\'s, calls equal 1 + states + types and the estimate', async (_name, filter, queryString, expectedCalls) => {
-    const res = await h.query<{ tenant: { resourceSummary: Summary } }>(SUMMARY, { tenant: 'client_1', filter }, { 'x-upstream-stats': '1' });
+  it.each(cases)('%s: counts equal the simulator\'s, at most 3 paginated calls, calls equal the estimate', async (_name, filter, queryString, expectedCalls) => {
+    const res = await h.query<{ tenant: { resourceSummary: Summary } }>(SUMMARY, { tenant: 'client_1', filter: filter() }, { 'x-upstream-stats': '1' });
     expect(res.errors).toBeUndefined();
     const summary = res.data!.tenant.resourceSummary;
-    const calls = h.simulator.stats().totalCalls;
-    const truth = await truthOf('client_1', queryString);
+    const calls = { ...upstreamCalls(h) };
+    const paginatedCalls = paginated();
+    const truth = await truthOf('client_1', queryString());
 
     expect(truth.total).toBeGreaterThan(0);
     expect(summary.total).toBe(truth.total);
@@ -70,11 +80,12 @@ describe('resourceSummary', () => {
     expect(summary.byResourceType.map((b) => b.resourceType.name).sort()).toEqual([...TYPE_NAMES()].sort());
     for (const bucket of summary.byResourceType) expect(bucket.count, bucket.resourceType.name).toBe(truth.byResourceType[bucket.resourceType.name] ?? 0);
 
-    expect(calls).toBe(expectedCalls);
-    expect(upstreamCalls(h)).toEqual({ search: expectedCalls - 1, resourceTypes: 1 });
+    expect(paginatedCalls).toBeLessThanOrEqual(3);
+    expect(calls).toEqual(expectedCalls);
+    const total = Object.values(expectedCalls).reduce((a, b) => a + b, 0);
     const upstream = res.extensions!.upstream as { totalCalls: number; estimatedCalls: number };
-    expect(upstream.totalCalls).toBe(expectedCalls);
-    expect(upstream.estimatedCalls).toBe(expectedCalls);
+    expect(upstream.totalCalls).toBe(total);
+    expect(upstream.estimatedCalls).toBe(total);
   });
 
   it('counts every resource on a second tenant too', async () => {
@@ -91,24 +102,38 @@ describe('resourceSummary', () => {
   it('answers a second identical query from the cache: 0 upstream calls', async () => {
     const first = await h.query(SUMMARY, { tenant: 'client_1', filter: { type: 'DEVICE' } });
     expect(first.errors).toBeUndefined();
-    expect(h.simulator.stats().totalCalls).toBe(14);
+    expect(h.simulator.stats().totalCalls).toBe(4);
     h.simulator.resetStats();
     const second = await h.query(SUMMARY, { tenant: 'client_1', filter: { type: 'DEVICE' } });
     expect(second.data).toEqual(first.data);
     expect(h.simulator.stats().totalCalls).toBe(0);
   });
 
-  it('reads only what is selected: total alone is 1 call, byState alone 3', async () => {
+  it('reads only what is selected: total alone is 1 call, byState alone 3, byResourceType alone 2', async () => {
     const total = await h.query('{ tenant(id: "client_1") { resourceSummary { total } } }', undefined, { 'x-upstream-stats': '1' });
     expect(total.data).toEqual({ tenant: { resourceSummary: { total: h.simulator.dataset.tenants.get('client_1')!.resources.length } } });
-    expect(upstreamCalls(h)).toEqual({ search: 1 });
+    expect(upstreamCalls(h)).toEqual({ minimal: 1 });
     expect((total.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(1);
 
     h.resetCounts();
     const byState = await h.query('{ tenant(id: "client_1") { resourceSummary(filter: { tags: ["env"] }) { byState { count } } } }', undefined, { 'x-upstream-stats': '1' });
     expect(byState.errors).toBeUndefined();
-    expect(upstreamCalls(h)).toEqual({ search: 3 });
+    expect(upstreamCalls(h)).toEqual({ minimal: 3 });
     expect((byState.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(3);
+
+    h.resetCounts();
+    const byType = await h.query('{ tenant(id: "client_1") { resourceSummary { byResourceType { count } } } }', undefined, { 'x-upstream-stats': '1' });
+    expect(byType.errors).toBeUndefined();
+    expect(upstreamCalls(h)).toEqual({ minimal: 1, resourceTypes: 1 });
+    expect((byType.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(2);
+
+    // With aliasIp, total alone is the search's total at page size 1.
+    h.resetCounts();
+    const aliased = await h.query('query($ip: String) { tenant(id: "client_1") { resourceSummary(filter: { aliasIp: $ip }) { total } } }', { ip: ALIAS_IP() }, { 'x-upstream-stats': '1' });
+    expect(aliased.errors).toBeUndefined();
+    expect(upstreamCalls(h)).toEqual({ search: 1 });
+    expect(h.simulator.stats().requests.map((r) => new URL(r.url, 'http://x').searchParams.get('pageSize'))).toEqual(['1']);
+    expect((aliased.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(1);
   });
 
   it('shares reads between aliases of the same summary and with resourceTypes, and the estimate knows it', async () => {
@@ -118,9 +143,9 @@ describe('resourceSummary', () => {
       b: resourceSummary(filter: { state: DISCOVERED }) { byState { count } }
     } }`, undefined, { 'x-upstream-stats': '1' });
     expect(res.errors).toBeUndefined();
-    // total (shared by b's DISCOVERED bucket) + the types read (shared) + 9 types.
-    expect(upstreamCalls(h)).toEqual({ search: 1 + 9, resourceTypes: 1 });
-    expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(11);
+    // The DISCOVERED list (a's total and types, b's states) + the types read (shared with resourceTypes).
+    expect(upstreamCalls(h)).toEqual({ minimal: 1, resourceTypes: 1 });
+    expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(2);
   });
 
   it('with the response cache off (CACHE=false), a count shared by aliases is still read once per operation', async () => {
@@ -131,7 +156,7 @@ describe('resourceSummary', () => {
         b: resourceSummary(filter: { state: ACTIVE }) { total }
       } }`, undefined, { 'x-upstream-stats': '1' });
       expect(res.errors).toBeUndefined();
-      expect(upstreamCalls(uncached)).toEqual({ search: 1 });
+      expect(upstreamCalls(uncached)).toEqual({ minimal: 1 });
       expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(1);
     } finally {
       await uncached.close();
@@ -140,7 +165,7 @@ describe('resourceSummary', () => {
 
   it('still renders during an outage from the counts read earlier, flagged as stale with the summary named', async () => {
     // Short times instead of waiting out the defaults (5 s + 10 s).
-    const short = await startHarness({ env: { CACHE_TTL_SEARCH_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1' } });
+    const short = await startHarness({ env: { CACHE_TTL_MINIMAL_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1' } });
     try {
       const tile = '{ tenant(id: "client_1") { resourceSummary { total byState { state count } } } }';
       const fresh = await short.query(tile);
@@ -152,23 +177,33 @@ describe('resourceSummary', () => {
       expect(during.data).toEqual(fresh.data);
       const stale = during.extensions!.stale as { reason: string; reads: { data: string; fields: string[] }[] };
       expect(stale.reason).toBe('upstream-error');
-      expect(stale.reads).toEqual([expect.objectContaining({ data: 'resource search', fields: expect.arrayContaining(['Tenant.resourceSummary']) })]);
+      expect(stale.reads).toEqual([expect.objectContaining({ data: 'resource list', fields: expect.arrayContaining(['Tenant.resourceSummary']) })]);
     } finally {
       await short.close();
     }
   });
 
-  it('as a live query: the first payload counts the same, the types read once after admission', async () => {
+  it('as a live query: the first payload counts the same with the same reads, and a re-run after an update makes the same reads', async () => {
     const client = createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
     const stream = client.iterate({ query: SUMMARY.replace('ResourceFilter) {', 'ResourceFilter) @live {'), variables: { tenant: 'client_1' } });
     try {
       const first = await stream.next();
       const payload = first.value as { data?: { tenant: { resourceSummary: Summary } }; errors?: unknown[] };
       expect(payload.errors).toBeUndefined();
-      expect(upstreamCalls(h)).toEqual({ search: 1 + 3 + 9, resourceTypes: 1 });
+      expect(upstreamCalls(h)).toEqual({ minimal: 3, resourceTypes: 1 });
       const truth = await truthOf('client_1', null);
       expect(payload.data!.tenant.resourceSummary.total).toBe(truth.total);
       for (const bucket of payload.data!.tenant.resourceSummary.byResourceType) expect(bucket.count, bucket.resourceType.name).toBe(truth.byResourceType[bucket.resourceType.name] ?? 0);
+
+      // An update of the tenant makes its lists stale: the re-run (cold, as the cache is emptied here) makes the same reads.
+      h.resetCounts();
+      const id = h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id;
+      const update = await h.query('mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "tile" }) { userErrors { code } } }', { id });
+      expect(update.errors).toBeUndefined();
+      for (let i = 0; i < 200 && ((upstreamCalls(h).minimal ?? 0) < 3 || !upstreamCalls(h).resourceTypes); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const calls = upstreamCalls(h);
+      expect({ minimal: calls.minimal, search: calls.search, resourceTypes: calls.resourceTypes }).toEqual({ minimal: 3, search: undefined, resourceTypes: 1 });
     } finally {
       await stream.return?.();
       client.dispose();
@@ -176,10 +211,9 @@ describe('resourceSummary', () => {
   });
 
   /*
-   * The exact estimate needs the tenant's resource types. Those are read only once the operation
-   * was admitted: what the cost limit or admission refuses before costs no upstream call.
-   * MAX_UPSTREAM_CALLS=12 sits between a full summary of client_1 (14 calls) and one with a state
-   * (11); one admission slot and no wait make a second operation OVERLOADED while one runs.
+   * The estimate is exact before execution (a summary's reads do not depend on the tenant's
+   * number of types), so what the cost limit or admission refuses costs no upstream call.
+   * MAX_UPSTREAM_CALLS=12; one admission slot and no wait make a second operation OVERLOADED while one runs.
    */
   describe('limits before any read', () => {
     let limited: Harness;
@@ -189,31 +223,22 @@ describe('resourceSummary', () => {
     afterAll(() => limited.close());
     beforeEach(() => limited.resetCounts());
 
-    it('an operation over the limit whatever the tenant\'s types is refused with no upstream call', async () => {
-      // 3 states + the types read + a page of 10 with applications (2 + 10): 16 even with no type.
+    it('an operation over the limit is refused with its exact estimate and no upstream call', async () => {
+      // 3 lists + the types read + a page of 10 with applications (2 + 10): 16.
       const res = await limited.query(`{ tenant(id: "client_1") {
         resourceSummary { byState { count } byResourceType { count } }
         resources(first: 10) { nodes { applications { name } } }
       } }`);
       expect(limited.simulator.stats().totalCalls).toBe(0);
       expect(res.data ?? null).toBeNull();
-      // The estimate counts no type: the refusal holds whatever the tenant has.
       expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', estimate: 16, limit: 12 })]);
-      expect(res.errors![0]!.message).toMatch(/at least 16 upstream calls/);
     });
 
-    it('under the limit with the real types (11 calls) it runs, though 50 assumed types would not fit, and the estimate is exact', async () => {
-      const res = await limited.query(SUMMARY, { tenant: 'client_1', filter: { state: 'ACTIVE' } }, { 'x-upstream-stats': '1' });
+    it('a full summary runs under the limit, with the exact estimate (4)', async () => {
+      const res = await limited.query(SUMMARY, { tenant: 'client_1' }, { 'x-upstream-stats': '1' });
       expect(res.errors).toBeUndefined();
-      expect(upstreamCalls(limited)).toEqual({ search: 1 + 9, resourceTypes: 1 });
-      expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(11);
-    });
-
-    it('over the limit with the real types (14 calls): refused with the exact estimate after the one types read, nothing else', async () => {
-      const res = await limited.query(SUMMARY, { tenant: 'client_1' });
-      expect(res.data ?? null).toBeNull();
-      expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', estimate: 14, limit: 12 })]);
-      expect(upstreamCalls(limited)).toEqual({ resourceTypes: 1 });
+      expect(upstreamCalls(limited)).toEqual({ minimal: 3, resourceTypes: 1 });
+      expect((res.extensions!.upstream as { estimatedCalls: number }).estimatedCalls).toBe(4);
     });
 
     it('an OVERLOADED summary costs no upstream call', async () => {
@@ -223,7 +248,6 @@ describe('resourceSummary', () => {
         const slow = limited.query('{ tenant(id: "client_1") { resources(first: 1) { totalCount } } }');
         for (let i = 0; i < 100 && !upstreamCalls(limited).search; i++) await new Promise((resolve) => setTimeout(resolve, 10));
         expect(upstreamCalls(limited)).toEqual({ search: 1 });
-        // 11 calls: under the limit, refused by admission alone.
         const shed = await limited.query(SUMMARY, { tenant: 'client_1', filter: { state: 'ACTIVE' } });
         expect(upstreamCalls(limited)).toEqual({ search: 1 });
         expect(shed.errors!.map((e) => e.extensions?.code)).toEqual(['OVERLOADED']);

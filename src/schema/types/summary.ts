@@ -1,11 +1,21 @@
-/** Tenant.resourceSummary: counts for dashboard tiles, each read from the search's total for one bucket. */
+/** Tenant.resourceSummary: counts for dashboard tiles, counted from the records of a few list reads (src/domain/summary.ts). */
+import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from '../../datasource/shapes.js';
+import type { SummarySelection } from '../../domain/summary.js';
 import { builder } from '../builder.js';
+import { DocumentWalk } from '../document-walk.js';
 import { filterWithInventoryId } from '../global-id.js';
 import { ResourceStateEnum } from './enums.js';
 import { ResourceFilterInput } from './filters.js';
 import { ResourceTypeRef } from './resource-type.js';
 import { TenantRef } from './tenant.js';
+
+/** Which counts the summary's selection asks for (through fragments, as the cost estimate reads them): only those are read. */
+function selectedCounts(info: GraphQLResolveInfo): SummarySelection {
+  const walk = new DocumentWalk({ kind: Kind.DOCUMENT, definitions: Object.values(info.fragments) });
+  const names = new Set(info.fieldNodes.flatMap((node) => walk.fields(node.selectionSet).map((f) => f.field.name.value)));
+  return { total: names.has('total'), byState: names.has('byState'), byResourceType: names.has('byResourceType') };
+}
 
 export const ResourceStateCountRef = builder.objectRef<StateCount>('ResourceStateCount').implement({
   description: 'How many resources matching the summary\'s filter are in one state.',
@@ -25,25 +35,25 @@ export const ResourceTypeCountRef = builder.objectRef<ResourceTypeCount>('Resour
 
 export const ResourceSummaryRef = builder.objectRef<ResourceSummaryShape>('ResourceSummary').implement({
   description:
-    'Counts of the resources matching a filter, for dashboard tiles. Each selected field costs its own upstream reads (one search total per count, never a page of records); all are cached like any search.',
+    'Counts of the resources matching a filter, for dashboard tiles, counted from the matching records of a few list reads (at most three, none of them a page of the resource search unless the filter has aliasIp) and cached like any list. Only the selected fields are read; fields of the same summary share their reads.',
   fields: (t) => ({
     total: t.int({
       nullable: false,
-      description: 'Resources matching the filter. One upstream read.',
+      description: 'Resources matching the filter. Alone it costs one read of the resource list; with byState it adds up the counts per state.',
       resolve: (summary, _args, ctx) => ctx.inventory.summaryTotal(summary),
     }),
     byState: t.field({
       type: [ResourceStateCountRef],
       nullable: false,
       description:
-        'Count per state the search knows (ACTIVE, INACTIVE, DISCOVERED; decommissioned resources are counted by decommissionedResources.totalCount), always all three, in that order. One upstream read per state; when the filter names a state, the other states are 0 at no cost and the named one costs the read of total (shared with it).',
+        'Count per state the search knows (ACTIVE, INACTIVE, DISCOVERED; decommissioned resources are counted by decommissionedResources.totalCount), always all three, in that order. One read of the resource list per state; when the filter names a state, the other states are 0 and it costs one read. A resource the upstream sends without a state it knows (possible with aliasIp only) counts in total alone.',
       resolve: (summary, _args, ctx) => ctx.inventory.summaryByState(summary),
     }),
     byResourceType: t.field({
       type: [ResourceTypeCountRef],
       nullable: false,
       description:
-        "Count per resource type of the tenant, every type listed, ordered by the type's path. One upstream read for the tenant's resource types, then one per type; when the filter names resourceTypes, the other types are 0 at no cost, and a filter naming just this one type costs the read of total (shared with it). The cost estimate is exact for the first 5 tenants an operation asks for by tenant(id:): their types are read once the operation is admitted, before its fields run. Elsewhere (through node, nodes or _entities, or beyond the fifth tenant) it assumes 50 types; a tenant with more costs more, and the operation stops at MAX_UPSTREAM_CALLS while it runs.",
+        "Count per resource type of the tenant, every type listed (0 included), ordered by the type's path. Costs one read of the tenant's resource types besides the records total or byState read (or one read of the resource list when selected alone). A resource whose record names no type of the tenant counts in total alone.",
       resolve: (summary, _args, ctx) => ctx.inventory.summaryByResourceType(summary),
     }),
   }),
@@ -53,7 +63,7 @@ builder.objectField(TenantRef, 'resourceSummary', (t) => t.field({
   type: ResourceSummaryRef,
   nullable: false,
   description:
-    "Counts of the tenant's resources matching a filter (the same filter as resources, with the same errors), for dashboard tiles. Makes no upstream call by itself: with everything selected it costs 1 + 3 + (1 + the number of resource types) reads, fewer when the filter names a state or resource types; selecting only total costs 1.",
+    "Counts of the tenant's resources matching a filter (the same filter as resources, with the same errors), for dashboard tiles. Everything selected costs three reads of the resource list (one when the filter names a state) and one of the resource types, whatever the number of resources or types; total alone costs one read. With aliasIp, which the resource list cannot filter by, total alone is one search read, and byState or byResourceType read every matching resource from the search, one page per MAX_PAGE_SIZE matches (one page in practice: an alias IP matches few resources).",
   args: { filter: t.arg({ type: ResourceFilterInput }) },
-  resolve: (tenant, args, ctx) => ctx.inventory.resourceSummary(tenant.id, filterWithInventoryId(args.filter, 'Resource', tenant.id)),
+  resolve: (tenant, args, ctx, info) => ctx.inventory.resourceSummary(tenant.id, filterWithInventoryId(args.filter, 'Resource', tenant.id), selectedCounts(info)),
 }));
