@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process';
 
 export async function startSimulatorProcess(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env: { ...process.env, SIMULATOR_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Limits lifted: the bench measures the gateway, not the upstream's throttle.
+  const env = { ...process.env, SIMULATOR_PORT: '0', SIMULATOR_RATE_LIMIT: 'off' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (d) => {

@@ -36,7 +36,7 @@ function rssMiB(pid: number): number {
   return Math.round(kb / 102.4) / 10;
 }
 
-const simulator = await start(['src/simulator/main.ts'], { SIMULATOR_PORT: '0', SIMULATOR_LATENCY_MS: String(LATENCY) }, /listening on (http:\/\/\S+)/);
+const simulator = await start(['src/simulator/main.ts'], { SIMULATOR_PORT: '0', SIMULATOR_LATENCY_MS: String(LATENCY), SIMULATOR_RATE_LIMIT: 'off' }, /listening on (http:\/\/\S+)/);
 const gateway = await start(['src/server/main.ts'], { PORT: '0', HOST: '127.0.0.1', INVENTORY_API_URL: simulator.match[1]!, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn' }, /ready at (http:\/\/\S+\/graphql)/);
 const url = gateway.match[1]!.replace('localhost', '127.0.0.1');
 const pid = gateway.child.pid!;

@@ -7,7 +7,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { startSimulator, type Simulator } from '../simulator/app.js';
+import { rateLimitFromEnv, startSimulator, type Simulator } from '../simulator/app.js';
 import { assembleGateway } from './assemble.js';
 import { createTracing, type Tracing } from '../observability/tracing.js';
 
@@ -38,7 +38,14 @@ process.on('unhandledRejection', (reason) => {
 let simulator: Simulator | null = null;
 let baseUrl = config.inventoryApiUrl;
 if (baseUrl === null) {
-  simulator = await startSimulator({ port: 0 });
+  let rateLimit;
+  try {
+    rateLimit = rateLimitFromEnv(process.env); // SIMULATOR_RATE_LIMIT(S), SIMULATOR_RATE_WINDOW_S, SIMULATOR_MINIMAL_CATEGORY
+  } catch (error) {
+    console.error(`Invalid setting: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  simulator = await startSimulator({ port: 0, rateLimit });
   baseUrl = simulator.url;
 }
 const lifecycle = { draining: false };

@@ -6,6 +6,7 @@ import type http from 'node:http';
 import { send, sendError } from './http-io.js';
 import type { ScriptedFault } from './faults.js';
 import { SimError } from './query.js';
+import type { RateLimitsView } from './rate-limit.js';
 import type { SimulatorPatch, SimulatorSettings } from './settings.js';
 import type { StatsRoom } from './stats.js';
 
@@ -18,6 +19,7 @@ export interface AdminControls {
   revokeToken(token: string): boolean;
   /** Queues faults; returns how many are queued. */
   injectFaults(...faults: ScriptedFault[]): number;
+  rateLimits: { view(): RateLimitsView; refill(): void };
 }
 
 /**
@@ -27,6 +29,8 @@ export interface AdminControls {
  * POST /__sim/tokens/expire       expire every token
  * POST /__sim/tokens/revoke       { "token": "..." }: invalidate that one; answers { revoked }
  * POST /__sim/faults              a list of ScriptedFault; answers { queued }
+ * GET  /__sim/rate-limits         the rate-limit settings and each known tenant's current windows (RateLimitsView)
+ * POST /__sim/rate-limits/reset   every window full again; answers { ok }
  */
 export function handleAdmin(controls: AdminControls, method: string | undefined, path: string, body: string, res: http.ServerResponse): void {
   if (method === 'GET' && path === '/__sim/stats') return send(res, 200, controls.stats.current());
@@ -51,5 +55,7 @@ export function handleAdmin(controls: AdminControls, method: string | undefined,
   if (method === 'POST' && path === '/__sim/faults') {
     return send(res, 200, { queued: controls.injectFaults(...(JSON.parse(body || '[]') as ScriptedFault[])) });
   }
+  if (method === 'GET' && path === '/__sim/rate-limits') return send(res, 200, controls.rateLimits.view());
+  if (method === 'POST' && path === '/__sim/rate-limits/reset') { controls.rateLimits.refill(); return send(res, 200, { ok: true }); }
   return sendError(res, 404, 'Not found');
 }

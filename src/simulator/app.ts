@@ -5,6 +5,7 @@
  *   auth.ts    OAuth2 tokens, 401/403             faults.ts  latency, hang, 503/drop/429
  *   stats.ts   counts and the request log         admin.ts   the /__sim/ surface
  *   settings.ts  settings, defaults, patches      http-io.ts reading bodies, writing JSON
+ *   rate-limit.ts  per-tenant throttling windows and the X-RateLimit-* headers
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { createFaults, waitUnlessClosed, type ScriptedFault } from './faults.js'
 import { readBody, send, sendError } from './http-io.js';
 import { SimError } from './query.js';
 import { createRandom } from './random.js';
+import { createRateLimits, rateLimitHeaders, THROTTLED_BODY, type RateLimitsView, type TenantRateState } from './rate-limit.js';
 import { findRoute, pathIsKnown, pathParams, type Route } from './routes.js';
 import { applyPatch, settingsFrom, type SimulatorPatch, type SimulatorSettings } from './settings.js';
 import { createStats, type SimulatorStats } from './stats.js';
@@ -24,7 +26,11 @@ import { createStats, type SimulatorStats } from './stats.js';
 // The public types, where their users have always imported them from.
 export type { ScriptedFault } from './faults.js';
 export type { RouteName } from './routes.js';
-export { DEFAULT_SIMULATOR_SETTINGS, type FailureKind, type SimClient, type SimulatorPatch, type SimulatorSettings } from './settings.js';
+export {
+  DEFAULT_SIMULATOR_SETTINGS, rateLimitFromEnv, type FailureKind, type RateCategory, type RateLimitPatch, type RateLimitSettings,
+  type SimClient, type SimulatorPatch, type SimulatorSettings,
+} from './settings.js';
+export type { RateLimitsView, RateWindow, TenantRateState } from './rate-limit.js';
 export type { SimulatorStats } from './stats.js';
 
 export interface Simulator {
@@ -39,6 +45,12 @@ export interface Simulator {
   revokeToken(token: string): boolean;
   /** Fail the next matching requests in the given ways, in order. */
   injectFaults(...faults: ScriptedFault[]): void;
+  /** A tenant's current rate-limit windows, per category (as GET /__sim/rate-limits shows them). */
+  rateLimitState(tenantId: string): TenantRateState;
+  /** The rate-limit settings and every known tenant's current windows (GET /__sim/rate-limits). */
+  rateLimits(): RateLimitsView;
+  /** Every rate-limit window full again (POST /__sim/rate-limits/reset). */
+  resetRateLimits(): void;
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -46,10 +58,12 @@ export interface Simulator {
 export type StartSimulatorOptions = SimulatorPatch & {
   port?: number;
   host?: string;
+  /** The rate limits' clock, epoch milliseconds (tests move it instead of sleeping); default Date.now. */
+  now?: () => number;
 };
 
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<Simulator> {
-  const { port = 0, host = '127.0.0.1', ...patch } = options;
+  const { port = 0, host = '127.0.0.1', now, ...patch } = options;
   const settings = settingsFrom(patch);
   let dataset = buildDataset({ seed: settings.seed, size: settings.size });
   // One seeded stream for jitter, fault draws and token values, so a seed replays the same run.
@@ -57,6 +71,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
   const auth = createAuth({ settings, random });
   const faults = createFaults({ settings, random: random.next });
   const stats = createStats();
+  const rateLimits = createRateLimits({ settings, ...(now ? { now } : {}) });
+  const rateLimitsView = (): RateLimitsView => rateLimits.view(dataset.tenants.keys());
   const configure = (next: SimulatorPatch): void => {
     if (applyPatch(settings, next)) dataset = buildDataset({ seed: settings.seed, size: settings.size });
   };
@@ -65,6 +81,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     expireTokens: auth.expireTokens,
     revokeToken: auth.revokeToken,
     injectFaults: faults.inject,
+    rateLimits: { view: rateLimitsView, refill: rateLimits.refill },
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -100,26 +117,34 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
         if (fault.kind === 'hang') return;
         return faults.inflict(fault, req, res);
       }
-      const refused = auth.refusal(req.headers.authorization, pathParams(route, path)[0]);
-      if (refused?.status === 401) return sendError(res, 401, refused.message, { 'www-authenticate': 'Bearer' });
-      if (refused) return sendError(res, refused.status, refused.message);
-      answer(res, route, path, url, body);
+      // Rate limits after auth (rate-limit.ts): a refused request shows its window and is not counted.
+      const tenantId = pathParams(route, path)[0] as string;
+      const category = rateLimits.categoryOf(route);
+      const refused = auth.refusal(req.headers.authorization, tenantId);
+      const windowHeaders = category && refused ? rateLimitHeaders(rateLimits.peek(tenantId, category)) : {};
+      if (refused?.status === 401) return sendError(res, 401, refused.message, { 'www-authenticate': 'Bearer', ...windowHeaders });
+      if (refused) return sendError(res, refused.status, refused.message, windowHeaders);
+      if (!category) return answer(res, route, path, url, body);
+      const decision = rateLimits.take(tenantId, category);
+      stats.rateLimited(route.name, tenantId, category, decision.admitted);
+      if (!decision.admitted) return send(res, 429, THROTTLED_BODY, rateLimitHeaders(decision.window));
+      answer(res, route, path, url, body, rateLimitHeaders(decision.window));
     } catch {
       sendError(res, 500, 'Internal simulator error');
     }
   }
 
-  function answer(res: http.ServerResponse, route: Route, path: string, url: URL, body: string): void {
+  function answer(res: http.ServerResponse, route: Route, path: string, url: URL, body: string, headers: Record<string, string> = {}): void {
     try {
       let parsed: unknown = undefined;
       if (route.method === 'POST') {
         try { parsed = body === '' ? undefined : JSON.parse(body); } catch { throw new SimError(400, 'Body is not valid JSON'); }
       }
       const result = answerApi(dataset, settings, route.name, pathParams(route, path), new Params(url.searchParams), parsed);
-      send(res, result.status, result.body);
+      send(res, result.status, result.body, headers);
     } catch (error) {
-      if (error instanceof SimError) return sendError(res, error.status, error.message);
-      sendError(res, 500, 'Internal simulator error');
+      if (error instanceof SimError) return sendError(res, error.status, error.message, headers);
+      sendError(res, 500, 'Internal simulator error', headers);
     }
   }
 
@@ -140,6 +165,9 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     expireTokens: auth.expireTokens,
     revokeToken: auth.revokeToken,
     injectFaults: (...scripted: ScriptedFault[]) => void faults.inject(...scripted),
+    rateLimitState: rateLimits.state,
+    rateLimits: rateLimitsView,
+    resetRateLimits: rateLimits.refill,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

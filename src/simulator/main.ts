@@ -1,5 +1,5 @@
 /** `npm run simulator`: the inventory simulator on its own, configured from the environment. */
-import { startSimulator, type SimClient } from './app.js';
+import { rateLimitFromEnv, startSimulator, type RateLimitPatch, type SimClient } from './app.js';
 import { SimError } from './query.js';
 
 const number = (name: string, fallback: number): number => {
@@ -25,6 +25,16 @@ const clients = (() => {
   }
 })();
 
+/** SIMULATOR_RATE_LIMIT, SIMULATOR_RATE_LIMITS, SIMULATOR_RATE_WINDOW_S, SIMULATOR_MINIMAL_CATEGORY (settings.ts). */
+const rateLimit = ((): RateLimitPatch => {
+  try {
+    return rateLimitFromEnv(process.env);
+  } catch (error) {
+    console.error(`Invalid setting: ${(error as Error).message}`);
+    process.exit(1);
+  }
+})();
+
 const simulator = await startSimulator({
   port: number('SIMULATOR_PORT', 4010),
   host: process.env.SIMULATOR_HOST ?? '127.0.0.1',
@@ -41,6 +51,7 @@ const simulator = await startSimulator({
     expiresInAsString: false,
     ...(clients ? { clients } : {}),
   },
+  rateLimit,
 }).catch((error: unknown) => {
   if (!(error instanceof SimError)) throw error;
   console.error(`Invalid SIMULATOR_CLIENTS: ${error.message}`);

@@ -1,9 +1,9 @@
 /**
  * What the simulator counts for tests and benchmarks: calls per route, requests in flight,
- * injected faults, tokens issued, and a capped log of the most recent requests.
+ * injected faults, tokens issued, throttling, and a capped log of the most recent requests.
  */
 import type { RouteName } from './routes.js';
-import type { FailureKind } from './settings.js';
+import type { FailureKind, RateCategory } from './settings.js';
 
 const REQUEST_LOG_CAP = 5000;
 
@@ -16,9 +16,16 @@ export interface SimulatorStats {
   maxInFlight: number;
   faults: Record<FailureKind | 'hang', number>;
   tokensIssued: number;
+  /** Requests answered 429 by the rate limits (not the scripted or drawn 429 faults, which are in `faults`). */
+  throttled: number;
+  throttledByRoute: Partial<Record<RouteName, number>>;
+  /** Per tenant and rate-limit category: requests counted against the budget, and requests throttled. */
+  byTenant: Record<string, Record<RateCategory, RateCount>>;
   /** Most recent requests (method, route, path with query, the client whose valid token it carried), oldest first, capped. */
   requests: LoggedRequest[];
 }
+
+export interface RateCount { calls: number; throttled: number }
 
 export interface StatsRoom {
   /** The live figures, for answering GET /__sim/stats without a copy. */
@@ -32,10 +39,14 @@ export interface StatsRoom {
   begin(route: RouteName): () => void;
   faultInjected(kind: FailureKind | 'hang'): void;
   tokenIssued(): void;
+  /** A request the rate limits counted (admitted) or throttled. */
+  rateLimited(route: RouteName, tenantId: string, category: RateCategory, admitted: boolean): void;
 }
 
 const emptyStats = (): SimulatorStats => ({
-  calls: {}, totalCalls: 0, inFlight: 0, maxInFlight: 0, faults: { '503': 0, drop: 0, '429': 0, hang: 0 }, tokensIssued: 0, requests: [],
+  calls: {}, totalCalls: 0, inFlight: 0, maxInFlight: 0, faults: { '503': 0, drop: 0, '429': 0, hang: 0 }, tokensIssued: 0,
+  // Keyed by tenant ids from request paths: no prototype for one of them to name.
+  throttled: 0, throttledByRoute: {}, byTenant: Object.create(null) as SimulatorStats['byTenant'], requests: [],
 });
 
 export function createStats(): StatsRoom {
@@ -70,6 +81,15 @@ export function createStats(): StatsRoom {
     },
     tokenIssued() {
       stats.tokensIssued++;
+    },
+    rateLimited(route, tenantId, category, admitted) {
+      const counts = (stats.byTenant[tenantId] ??= {
+        paginated: { calls: 0, throttled: 0 }, other: { calls: 0, throttled: 0 }, update: { calls: 0, throttled: 0 },
+      })[category];
+      if (admitted) { counts.calls++; return; }
+      counts.throttled++;
+      stats.throttled++;
+      stats.throttledByRoute[route] = (stats.throttledByRoute[route] ?? 0) + 1;
     },
   };
 }

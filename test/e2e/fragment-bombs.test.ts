@@ -15,7 +15,8 @@ let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  const gateway = startGatewayProcess({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+  // The embedded simulator with its limits lifted: this file measures the gateway's CPU, not the upstream's throttle.
+  const gateway = startGatewayProcess({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIMULATOR_RATE_LIMIT: 'off' });
   child = gateway.child;
   url = (await gateway.ready).href.replace('localhost', '127.0.0.1');
 });

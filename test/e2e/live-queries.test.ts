@@ -510,7 +510,7 @@ describe.skipIf(!hasRedis)('two replicas sharing a Redis', () => {
 
 describe('the gateway process', () => {
   it('ends open live streams (SSE and WebSocket) on SIGTERM and exits 0 within the drain', async () => {
-    const simulator = await startSimulator({ port: 0 });
+    const simulator = await startSimulator({ port: 0, rateLimit: { enabled: false } }); // about SIGTERM, not throttling
     try {
       const p = startGatewayProcess({ LOG_LEVEL: 'warn', PORT: '0', INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none' });
       const url = (await p.ready).href;

@@ -8,7 +8,7 @@ const run = (env: Record<string, string>) => startGatewayProcess({ LOG_LEVEL: 'w
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, latencyMs: 400 });
+  sim = await startSimulator({ port: 0, latencyMs: 400, rateLimit: { enabled: false } }); // about draining, not throttling
 });
 afterAll(() => sim.close());
 
@@ -19,6 +19,7 @@ describe('gateway process', () => {
     ['INVENTORY_AUTH_MODE', 'magic'],
     ['INVENTORY_API_URL', 'ftp://example'],
     ['PORT', '99999'],
+    ['SIMULATOR_RATE_LIMIT', 'sometimes'],
   ] as const)('stops at start-up with one line naming %s', async ([name, value], { expect }) => {
     const p = run({ [name]: value });
     expect(await p.exited).toBe(1);
@@ -43,6 +44,11 @@ describe('gateway process', () => {
     const p = run({ PORT: '0' });
     const url = await p.ready;
     expect(p.output().stdout).toMatch(/embedded simulator/);
+    // npm start's simulator throttles at the real upstream's documented limits (issue 28).
+    const simUrl = /embedded simulator at (http:\/\/[^,\s]+)/.exec(p.output().stdout)?.[1];
+    expect(await (await fetch(`${simUrl}/__sim/rate-limits`)).json()).toMatchObject({
+      enabled: true, windowSeconds: 60, limits: { paginated: 50, other: 500, update: 25 }, minimalCategory: 'other',
+    });
     const html = await (await fetch(url, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain('FirstLook');
     expect(html).not.toContain('unpkg.com');

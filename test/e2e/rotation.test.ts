@@ -61,7 +61,7 @@ afterEach(() => {
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, latencyMs: 800 });
+  sim = await startSimulator({ port: 0, latencyMs: 800, rateLimit: { enabled: false } }); // about draining, not throttling
 });
 afterAll(() => sim.close());
 
@@ -142,7 +142,7 @@ describe('SIGTERM to npm start', () => {
   }, 40_000);
 
   it('exits non-zero when the grace period cuts a request', async () => {
-    const hanging = await startSimulator({ port: 0, hang: true });
+    const hanging = await startSimulator({ port: 0, hang: true, rateLimit: { enabled: false } });
     try {
       const p = npmStart({ INVENTORY_API_URL: hanging.url, OPERATION_TIMEOUT_MS: '1500', SHUTDOWN_GRACE_MS: '1500' });
       const url = await p.ready;

@@ -20,7 +20,12 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
 });
 afterAll(() => sim.close());
-beforeEach(() => sim.configure({ latencyMs: 0, jitterMs: 0, failureRate: 0, hang: false, auth: { ...sim.settings.auth, enabled: false } }));
+beforeEach(() => {
+  sim.configure({ latencyMs: 0, jitterMs: 0, failureRate: 0, hang: false, auth: { ...sim.settings.auth, enabled: false } });
+  // The simulator's defaults, rate limits included (50 searches a minute per tenant): each test starts with
+  // full windows, as the file's ~100 searches of client_1 in one minute would spend them (issue 28).
+  sim.resetRateLimits();
+});
 
 describe('data set', () => {
   it('holds ~500 resources of every shape on client_1, a small client_2 and an empty client_3', () => {

@@ -64,6 +64,7 @@ export async function startFleet(): Promise<Fleet> {
     env: {
       ...process.env, SIMULATOR_PORT: '0', SIMULATOR_CLIENT_ID: GATEWAY_CLIENT.clientId, SIMULATOR_CLIENT_SECRET: GATEWAY_CLIENT.clientSecret,
       SIMULATOR_CLIENTS: JSON.stringify([READER_1, READER_2]),
+      SIMULATOR_RATE_LIMIT: 'off', // the replica tests are about the shared cache and credentials, not throttling
     },
   });
   const simOutput = () => `${simulator.output().stdout}${simulator.output().stderr}`;
