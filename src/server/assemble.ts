@@ -33,6 +33,8 @@ export interface AssembleOptions {
    * answers, and the store logs it).
    */
   redisWaitMs?: number;
+  /** Epoch milliseconds (cache ages, the upstream's rate-limit resets); Date.now by default (tests move it). */
+  wallClock?: () => number;
 }
 
 export interface AssembledGateway {
@@ -61,7 +63,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
   if (shared && options.redisWaitMs) await shared.whenConnected(options.redisWaitMs);
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
-  const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing } });
+  const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
   const admission = new AdmissionController(config);
   const live = new LiveQueries({ config, client, admission, logger });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);

@@ -86,9 +86,9 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
           return undefined;
         } else {
           const { short, window } = outcome;
-          const untilReset = budget.untilReset(window);
+          const reset = budget.resetOf(window);
           logger.debug('rate limit: answering from the cache only', { tenant: short.tenant, category: short.category, wanted: short.n, available: window.remaining - window.pending });
-          ctx.session.answerFromCacheOnly(() => rateLimited(`The inventory API's budget of ${short.category} calls for tenant ${short.tenant} cannot cover the operation`, untilReset));
+          ctx.session.answerFromCacheOnly(() => rateLimited(`The inventory API's budget of ${short.category} calls for tenant ${short.tenant} cannot cover the operation`, reset));
           cacheOnly = true;
         }
       }

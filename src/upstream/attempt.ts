@@ -173,7 +173,9 @@ function closesWindow(status: number, rateLimit: RateLimitHeaders | null, retryA
 /** The window a 429 closed (here and for the fleet): RATE_LIMITED until its reset, never retried into it. */
 async function throttled(parts: UpstreamParts, call: Call, text: string, retryAfter: string | string[] | undefined): Promise<UpstreamError> {
   const window = await parts.budget.window(call.tenantId, parts.budget.categoryOf(call.route));
-  const untilReset = Math.max(window ? parts.budget.untilReset(window) : 0, parseRetryAfter(retryAfter) ?? 0);
+  const reset = window ? parts.budget.resetOf(window) : null;
+  const pause = parseRetryAfter(retryAfter) ?? 0;
+  const untilReset = reset && reset.untilMs >= pause ? reset : { atMs: Date.now() + pause, untilMs: pause };
   let body: unknown = null;
   try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
   const reason = safeReason(body);

@@ -53,12 +53,17 @@ export class UpstreamNotFound extends UpstreamError {
  * until the upstream's window resets. Not the operation's own stop: the response cache may serve
  * a stale answer in its place (flagged `rate-limited`).
  */
-export function rateLimited(message: string, untilResetMs: number, status: number | null = null): UpstreamError {
-  const retryAfter = Math.max(1, Math.ceil(untilResetMs / 1000));
-  const error = new UpstreamError(message, 'RATE_LIMITED', status, false, status === null, untilResetMs);
-  error.extensions.retryAfter = retryAfter;
-  error.extensions.resetAt = new Date(Math.ceil((Date.now() + untilResetMs) / 1000) * 1000).toISOString();
+export function rateLimited(message: string, reset: ResetTime, status: number | null = null): UpstreamError {
+  const error = new UpstreamError(message, 'RATE_LIMITED', status, false, status === null, reset.untilMs);
+  error.extensions.retryAfter = Math.max(1, Math.ceil(reset.untilMs / 1000));
+  error.extensions.resetAt = new Date(reset.atMs).toISOString();
   return error;
+}
+
+/** When a rate-limit window resets: epoch milliseconds, and how long from now. */
+export interface ResetTime {
+  atMs: number;
+  untilMs: number;
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);

@@ -19,6 +19,7 @@ import {
 
 export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
+import type { ResetTime } from './errors.js';
 
 const keyOf = (tenant: string, category: RateCategory) => `${category}\u0000${tenant}`;
 
@@ -243,11 +244,11 @@ export class RateBudget {
     }
   }
 
-  /** Milliseconds until a window resets (its reset, else one window from now). */
-  untilReset(window: RateWindow): number {
+  /** When a window resets (its reset, else one window from now). */
+  resetOf(window: RateWindow): ResetTime {
     const windowS = this.settings?.windowS ?? 60;
-    const reset = window.reset > 0 ? window.reset : Math.ceil(this.nowS()) + windowS;
-    return Math.max(0, reset * 1000 - this.now());
+    const atMs = (window.reset > 0 ? window.reset : Math.ceil(this.nowS()) + windowS) * 1000;
+    return { atMs, untilMs: Math.max(0, atMs - this.now()) };
   }
 
   /** What a tenant has left per budgeted category (`x-upstream-stats`). */

@@ -177,7 +177,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     }
     return budget.claim([{ tenant: call.tenantId, category, n: 1 }]).then((outcome) => {
       if (outcome.ok) return category;
-      throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.untilReset(outcome.window));
+      throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.resetOf(outcome.window));
     });
   }
 

@@ -55,13 +55,15 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Point the gateway at another upstream (e.g. a server feeding odd records). */
   upstreamUrl?: string;
+  /** Epoch milliseconds of both the simulator and the gateway (rate-limit windows, cache ages): tests move it. */
+  clock?: () => number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   // The simulator throttles as the real upstream does (50 searches a minute per tenant...). Tests of other
   // features lift its limits, so that a file's many calls on one tenant are not answered 429; a test of the
   // rate limits passes `simulator.rateLimit` (even `{}`) and runs at the documented ones (issue 28).
-  const simulator = await startSimulator({ port: 0, ...options.simulator, rateLimit: options.simulator?.rateLimit ?? { enabled: false } });
+  const simulator = await startSimulator({ port: 0, ...options.simulator, rateLimit: options.simulator?.rateLimit ?? { enabled: false }, ...(options.clock ? { now: options.clock } : {}) });
   const baseUrl = options.upstreamUrl ?? simulator.url;
   const config = loadConfig({ INVENTORY_API_URL: baseUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'debug', ...options.env });
   const logs: string[] = [];
@@ -70,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     capturedLogLines.push(line);
   });
   const tracing = createTracing(options.env ?? {});
-  const assembled = await assembleGateway({ config, baseUrl, logger, tracing });
+  const assembled = await assembleGateway({ config, baseUrl, logger, tracing, wallClock: options.clock });
   const { gateway, client, metrics } = assembled;
   const server = http.createServer(gateway);
   assembled.serveWebSocket(server);
