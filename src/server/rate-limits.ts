@@ -40,20 +40,21 @@ export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] 
  * Claims the wants; while only calls other operations reserved and have not settled stand in the
  * way (the window itself has room), waits for them up to waitMs.
  */
-async function claimWithin(budget: RateBudget, wants: Want[], waitMs: number, signal: AbortSignal | undefined) {
+async function claimWithin(budget: RateBudget, wants: Want[], shared: boolean, waitMs: number, signal: AbortSignal | undefined) {
   const until = Date.now() + waitMs;
   for (;;) {
-    const outcome = await budget.claim(wants);
+    const outcome = await budget.claim(wants, shared);
     if (outcome.ok || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
     await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
   }
 }
 
 /** One RATE_LIMITED error for a whole operation: when to come back, and HTTP 429 with Retry-After. */
-export function operationRateLimited(retryAfter: number, resetAt: string | undefined, detail: string): GraphQLError {
+export function operationRateLimited(retryAfter: number, resetAt: string | undefined, detail: string, upstreamStatus?: number): GraphQLError {
   return gatewayError('RATE_LIMITED', `${detail} Retry after ${retryAfter} s.`, {
     retryAfter,
     ...(resetAt ? { resetAt } : {}),
+    ...(upstreamStatus ? { upstreamStatus } : {}),
     http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
   });
 }
@@ -64,7 +65,9 @@ function asOneRefusal(errors: readonly GraphQLError[] | undefined): GraphQLError
   if (limited.length === 0) return null;
   const retryAfter = Math.max(...limited.map((e) => Number(e.extensions.retryAfter) || 1));
   const resetAt = limited.map((e) => e.extensions.resetAt).filter((v): v is string => typeof v === 'string').sort().at(-1);
-  return operationRateLimited(retryAfter, resetAt, 'The inventory API\'s rate limit for this tenant is spent and the cache cannot answer the operation.');
+  // The upstream's own 429 (another client spent the window) says so, as every upstream error does.
+  const upstreamStatus = limited.some((e) => e.extensions.upstreamStatus === 429) ? 429 : undefined;
+  return operationRateLimited(retryAfter, resetAt, 'The inventory API\'s rate limit for this tenant is spent and the cache cannot answer the operation.', upstreamStatus);
 }
 
 export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logger, metrics: GatewayMetrics | null): Plugin {
@@ -75,9 +78,10 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
       const wants = ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
       let cacheOnly = false;
       if (wants.length > 0) {
-        const outcome = await claimWithin(budget, wants, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        const shared = wants.every((w) => ctx.session.sharesBudgetOf(w.tenant));
+        const outcome = await claimWithin(budget, wants, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
         if (outcome.ok) {
-          ctx.session.addClaims(wants);
+          ctx.session.addClaims(wants, shared);
         } else if (outcome.short.n > outcome.window.limit) {
           const { short, window } = outcome;
           setResultAndStopExecution({

@@ -70,20 +70,30 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
       if (ctx.request?.headers.get('x-upstream-stats') !== '1') return undefined;
       return {
         async onExecuteDone(payload) {
+          // The tenants' windows as the operation ends (a stream: as its first payload is made).
           const rateLimits: Record<string, unknown> = {};
-          for (const tenant of ctx.upstreamEstimate?.byTenant.keys() ?? []) if (tenant !== null) rateLimits[tenant] = await budget.snapshot(tenant);
-          const byTenant = [...(ctx.upstreamEstimate?.byTenant.values() ?? [])];
+          for (const tenant of ctx.upstreamEstimate?.byTenant.keys() ?? []) {
+            const snapshot = tenant === null ? {} : await budget.snapshot(tenant);
+            if (tenant !== null && Object.keys(snapshot).length > 0) rateLimits[tenant] = snapshot;
+          }
           const estimatedByCategory = { paginated: 0, other: 0, update: 0 };
-          for (const count of byTenant) for (const [c, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) estimatedByCategory[c as keyof typeof estimatedByCategory] += n;
-          const stats = ctx.stats.toJSON();
-          const upstream = {
-            ...stats,
-            callsByCategory: byCategory({ routes: ctx.stats.calls, total: stats.totalCalls }, budget.undocumentedCategory),
-            estimatedCalls: ctx.estimatedUpstreamCalls ?? 0,
-            estimatedCallsByCategory: estimatedByCategory,
-            ...(Object.keys(rateLimits).length > 0 ? { rateLimits } : {}),
-          };
-          return onFinalResult((extensions) => ({ ...extensions, upstream })).onExecuteDone!(payload);
+          for (const count of ctx.upstreamEstimate?.byTenant.values() ?? []) {
+            for (const [category, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) estimatedByCategory[category as keyof typeof estimatedByCategory] += n;
+          }
+          // The calls are read when the final result is made (a stream's last payload counts them all).
+          return onFinalResult((extensions) => {
+            const stats = ctx.stats.toJSON();
+            return {
+              ...extensions,
+              upstream: {
+                ...stats,
+                callsByCategory: byCategory({ routes: ctx.stats.calls, total: stats.totalCalls }, budget.undocumentedCategory),
+                estimatedCalls: ctx.estimatedUpstreamCalls ?? 0,
+                estimatedCallsByCategory: estimatedByCategory,
+                ...(Object.keys(rateLimits).length > 0 ? { rateLimits } : {}),
+              },
+            };
+          }).onExecuteDone!(payload);
         },
       };
     },

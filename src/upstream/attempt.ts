@@ -8,8 +8,8 @@ import type { Dispatcher } from 'undici';
 import { CircuitOpenError } from './breaker.js';
 import { errorForStatus, operationStop, parseRetryAfter, rateLimited, safeReason, UpstreamError } from './errors.js';
 import type { Fetched } from './cache-entry.js';
-import { ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
-import type { RateLimitHeaders } from './rate-budget.js';
+import { ROUTES, type RouteName } from '../core/routes.js';
+import type { Charge, RateLimitHeaders } from './rate-budget.js';
 import type { OperationStats } from '../core/operation-stats.js';
 import type { UpstreamParts } from './parts.js';
 import { ROOT_CONTEXT as ROOT, SpanKind, SpanStatusCode, trace, type Context } from '../observability/tracing.js';
@@ -46,10 +46,10 @@ export interface AttemptScope {
    * every call of the operation); the returned function forgets it.
    */
   onAbort(abort: (reason: Error) => void): () => void;
-  /** Takes the call's place in its tenant's rate-limit window (or throws RATE_LIMITED); the category charged. */
-  spend(call: Call): RateCategory | null | Promise<RateCategory | null>;
+  /** Takes the call's place in its tenant's rate-limit window (or throws RATE_LIMITED); where it was charged. */
+  spend(call: Call): Charge | null | Promise<Charge | null>;
   /** Gives back the place of a call that was not sent after all. */
-  unspend(call: Call, category: RateCategory): void;
+  unspend(call: Call, charge: Charge): void;
 }
 
 export interface AttemptRequest {

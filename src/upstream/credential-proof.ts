@@ -93,6 +93,13 @@ export class CredentialProofs {
     scoped.refused = false;
   }
 
+  /** The upstream accepted the credential for this tenant at some time (and it was not refused since). */
+  known(scope: string, tenantId: string): boolean {
+    const scoped = this.scopes.get(scope);
+    const proof = scoped?.tenants.get(tenantId);
+    return proof !== undefined && proof.acceptedAt > -Infinity && !proof.refused && !scoped!.refused;
+  }
+
   /** Refused here since it was last accepted: no stale answer for it either. */
   isRefused(scope: string, tenantId: string): boolean {
     const scoped = this.scopes.get(scope);

@@ -77,8 +77,8 @@ export interface RateBudgetOptions {
 export interface CategorySnapshot {
   limit: number;
   remaining: number;
-  /** When the window resets, ISO 8601; null while no answer said it. */
-  resetAt: string | null;
+  /** When the window resets, ISO 8601. */
+  resetAt: string;
 }
 
 export class RateBudget {
@@ -125,14 +125,19 @@ export class RateBudget {
     return this.local !== null && !this.silent.has(category);
   }
 
-  private store(): WindowStore | null {
+  /**
+   * The fleet's windows (Redis) when `shared` and available, else this replica's. A caller whose
+   * credential the upstream never accepted for the tenant counts in this replica only: a guessed
+   * token writes nothing to Redis.
+   */
+  private store(shared = true): WindowStore | null {
     if (!this.local) return null;
-    return this.redis?.available ? this.redis : this.local;
+    return shared && this.redis?.available ? this.redis : this.local;
   }
 
   /** Reserves all the wants or none; wants of categories not budgeted are left out. */
-  async claim(wants: readonly Want[]): Promise<ClaimOutcome> {
-    const store = this.store();
+  async claim(wants: readonly Want[], shared = true): Promise<ClaimOutcome> {
+    const store = this.store(shared);
     const tracked = wants.filter((w) => w.n > 0 && this.tracks(w.category));
     if (!store || tracked.length === 0) return { ok: true };
     try {
@@ -143,30 +148,19 @@ export class RateBudget {
     }
   }
 
-  /**
-   * One call without a claim (a background refresh, a live poll, a call past the estimate):
-   * reserved when the window has room. Synchronous when the windows are in process.
-   */
-  reserveOne(tenant: string, category: RateCategory): boolean | Promise<boolean> {
-    const store = this.store();
-    if (!store || !this.tracks(category)) return true;
-    const outcome = store.claim([{ tenant, category, n: 1 }], this.nowS());
-    return outcome instanceof Promise ? outcome.then((o) => o.ok, () => this.local!.claim([{ tenant, category, n: 1 }], this.nowS()).ok) : outcome.ok;
-  }
-
   /** Reserved calls never sent go back. */
-  refund(tenant: string, category: RateCategory, n: number): void {
+  refund(tenant: string, charge: Charge, n: number): void {
     if (n <= 0) return;
-    void this.apply(tenant, category, n, null);
+    void this.apply(tenant, charge, n, null);
   }
 
   /**
    * An answer of the route arrived (or the call failed without one: status 0): its reserved call
    * is released and its headers update the window of the category they describe; `closes`: a 429
    * of the upstream's throttle, which closes that window until its reset.
-   * `charged`: the category the call was reserved in (null: it was not).
+   * `charged`: where the call was reserved (null: it was not).
    */
-  settle(tenant: string, route: RouteName, charged: RateCategory | null, headers: RateLimitHeaders | null, status: number, closes: boolean): void {
+  settle(tenant: string, route: RouteName, charged: Charge | null, headers: RateLimitHeaders | null, status: number, closes: boolean): void {
     if (!this.local) return;
     const raw = headers ? announcementOf(headers.limit, headers.remaining, headers.reset) : null;
     const announcement = raw && raw.reset < 1_000_000_000 ? { ...raw, reset: Math.ceil(this.nowS()) + raw.reset } : raw;
@@ -184,7 +178,7 @@ export class RateBudget {
     const news = category && (announcement || closes) ? { category, announcement, throttled: closes } : null;
     if (category && closes) this.throttled[category]++;
     if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
-    if (charged || news) void this.apply(tenant, charged ?? category ?? 'paginated', charged ? 1 : 0, news);
+    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true }, charged ? 1 : 0, news);
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
@@ -224,13 +218,13 @@ export class RateBudget {
     if (matching.length === 1) this.undocumentedAs = matching[0]!;
   }
 
-  private async apply(tenant: string, charged: RateCategory, n: number, news: News | null): Promise<void> {
-    const store = this.store();
+  private async apply(tenant: string, charged: Charge, n: number, news: News | null): Promise<void> {
+    const store = this.store(charged.shared);
     if (!store) return;
     try {
-      await store.settle(tenant, charged, n, news, this.nowS());
+      await store.settle(tenant, charged.category, n, news, this.nowS());
     } catch {
-      this.local!.settle(tenant, charged, n, news, this.nowS());
+      this.local!.settle(tenant, charged.category, n, news, this.nowS());
     }
   }
 
@@ -251,16 +245,22 @@ export class RateBudget {
     return { atMs, untilMs: Math.max(0, atMs - this.now()) };
   }
 
-  /** What a tenant has left per budgeted category (`x-upstream-stats`). */
+  /** What a tenant has left per budgeted category whose window an answer described (`x-upstream-stats`). */
   async snapshot(tenant: string): Promise<Partial<Record<RateCategory, CategorySnapshot>>> {
     const out: Partial<Record<RateCategory, CategorySnapshot>> = {};
     for (const category of RATE_CATEGORIES) {
       const window = await this.window(tenant, category);
-      if (!window) continue;
-      out[category] = { limit: window.limit, remaining: Math.max(0, available(window)), resetAt: window.reset > 0 ? new Date(window.reset * 1000).toISOString() : null };
+      if (!window || window.reset === 0) continue;
+      out[category] = { limit: window.limit, remaining: Math.max(0, available(window)), resetAt: new Date(window.reset * 1000).toISOString() };
     }
     return out;
   }
+}
+
+/** Where a call was reserved: its category, in the fleet's windows or this replica's. */
+export interface Charge {
+  category: RateCategory;
+  shared: boolean;
 }
 
 /** The raw X-RateLimit-* header values of an answer. */

@@ -179,6 +179,11 @@ export class ResponseCache {
   }
 
   /** Passthrough: the upstream answered a call carrying this credential with a 2xx. */
+  /** The upstream accepted this credential for the tenant before (and did not refuse it since). */
+  credentialKnown(scope: string, tenantId: string): boolean {
+    return this.proofs.known(scope, tenantId);
+  }
+
   credentialAccepted(scope: string, tenantId: string): void {
     this.proofs.accepted(scope, tenantId);
   }

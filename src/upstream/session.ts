@@ -8,8 +8,7 @@ import type { Call } from './attempt.js';
 import { cachedRead, credentialHooks, revalidatedRead, type CachedReadScope } from './cached-read.js';
 import type { UpstreamParts } from './parts.js';
 import { operationStop, rateLimited, type UpstreamError } from './errors.js';
-import type { RateCategory } from '../core/routes.js';
-import type { Want } from './rate-budget.js';
+import type { Charge, Want } from './rate-budget.js';
 import { cacheScope } from '../core/caller.js';
 import type { Fetched } from './cache-entry.js';
 import { sendWithRetries, type RetryScope } from './retry.js';
@@ -76,7 +75,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
   private readonly onRead: SessionOptions['onRead'];
   /** Calls claimed of the tenants' rate-limit windows before the operation ran and not sent yet, by category and tenant. */
-  private readonly claims = new Map<string, number>();
+  private readonly claims = new Map<string, { tenant: string; charge: Charge; n: number }>();
   /** Set when the budget could not cover the operation: it may answer only from the cache, and this is each call's refusal. */
   private upstreamRefusal: ((call: Call) => UpstreamError) | null = null;
 
@@ -138,11 +137,22 @@ export class InventorySession implements RetryScope, CachedReadScope {
     if (!this.signal.aborted) this.controller.abort(OPERATION_ENDED);
   }
 
+  /**
+   * Whether this operation's reservations go to the fleet's windows: not while the caller's own
+   * credential (passthrough) was never accepted by the upstream for the tenant, so a guessed token
+   * writes nothing to Redis.
+   */
+  sharesBudgetOf(tenantId: string): boolean {
+    return !this.credentialScope || this.provenTenants.has(tenantId) || this.parts.cache?.credentialKnown(this.cacheScope, tenantId) === true;
+  }
+
   /** The operation's claim on the tenants' windows (the rate-limit plugin made it): its calls spend it first. */
-  addClaims(wants: readonly Want[]): void {
+  addClaims(wants: readonly Want[], shared: boolean): void {
     for (const want of wants) {
-      const key = `${want.category}\u0000${want.tenant}`;
-      this.claims.set(key, (this.claims.get(key) ?? 0) + want.n);
+      const key = claimKey(want.category, want.tenant, shared);
+      const known = this.claims.get(key);
+      if (known) known.n += want.n;
+      else this.claims.set(key, { tenant: want.tenant, charge: { category: want.category, shared }, n: want.n });
     }
   }
 
@@ -152,38 +162,37 @@ export class InventorySession implements RetryScope, CachedReadScope {
   }
 
   private refundClaims(): void {
-    for (const [key, n] of this.claims) {
-      const at = key.indexOf('\u0000');
-      this.parts.budget.refund(key.slice(at + 1), key.slice(0, at) as RateCategory, n);
-    }
+    for (const { tenant, charge, n } of this.claims.values()) this.parts.budget.refund(tenant, charge, n);
     this.claims.clear();
   }
 
   /**
    * A call about to be sent takes its place in the tenant's window: from the operation's claim,
    * else one reserved now; refused (RATE_LIMITED) when the window has no room, so it is never
-   * sent. Returns the category charged (null: not budgeted).
+   * sent. Returns where it was charged (null: not budgeted).
    */
-  spend(call: Call): RateCategory | null | Promise<RateCategory | null> {
+  spend(call: Call): Charge | null | Promise<Charge | null> {
     if (this.upstreamRefusal) throw this.upstreamRefusal(call);
     const { budget } = this.parts;
     const category = budget.categoryOf(call.route);
     if (!budget.tracks(category)) return null;
-    const key = `${category}\u0000${call.tenantId}`;
-    const claimed = this.claims.get(key) ?? 0;
-    if (claimed > 0) {
-      this.claims.set(key, claimed - 1);
-      return category;
+    for (const shared of [true, false]) {
+      const claimed = this.claims.get(claimKey(category, call.tenantId, shared));
+      if (claimed && claimed.n > 0) {
+        claimed.n--;
+        return claimed.charge;
+      }
     }
-    return budget.claim([{ tenant: call.tenantId, category, n: 1 }]).then((outcome) => {
-      if (outcome.ok) return category;
+    const shared = this.sharesBudgetOf(call.tenantId);
+    return budget.claim([{ tenant: call.tenantId, category, n: 1 }], shared).then((outcome) => {
+      if (outcome.ok) return { category, shared };
       throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.resetOf(outcome.window));
     });
   }
 
   /** A call that spent its place and was not sent after all gives it back (returned with the claims when the operation ends). */
-  unspend(call: Call, category: RateCategory): void {
-    this.addClaims([{ tenant: call.tenantId, category, n: 1 }]);
+  unspend(call: Call, charge: Charge): void {
+    this.addClaims([{ tenant: call.tenantId, category: charge.category, n: 1 }], charge.shared);
   }
 
   /** Why no more upstream calls may start for this operation, or null. */
@@ -310,6 +319,8 @@ export class InventorySession implements RetryScope, CachedReadScope {
     return call;
   }
 }
+
+const claimKey = (category: string, tenantId: string, shared: boolean) => `${category}\u0000${shared ? 's' : 'l'}\u0000${tenantId}`;
 
 function stopError(kind: StopKind, what: string): UpstreamError {
   if (kind === 'client') return operationStop('The client closed the request', 'CLIENT_CLOSED_REQUEST');

@@ -1,0 +1,111 @@
+/**
+ * The rate-limit windows' rules (src/upstream/rate-window.ts), run on both stores: the in-process
+ * one and the Redis script (a real redis-server, through ioredis, as the gateway uses it). The
+ * same cases must give the same windows, so the fleet and a single replica count alike.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { LocalWindows } from '../../src/upstream/rate-budget.js';
+import { RedisWindows } from '../../src/upstream/rate-budget-redis.js';
+import { RedisStore } from '../../src/upstream/shared-store.js';
+import type { WindowStore } from '../../src/upstream/rate-window.js';
+import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+
+const settings = { defaults: { paginated: 50, other: 500, update: 25 }, windowS: 60 };
+const T0 = 1_800_000_010; // 10 s into a window that resets at 1_800_000_060
+
+type Store = { name: string; make(): Promise<WindowStore> };
+
+let redis: RedisServer | null = null;
+let prefix = 0;
+
+const stores: Store[] = [
+  { name: 'in process', make: async () => new LocalWindows(settings) },
+  ...(hasRedis ? [{
+    name: 'Redis',
+    make: async () => {
+      // A fresh prefix per case: the cases do not see each other's windows.
+      const scoped = new RedisStore({ url: redis!.url, keyPrefix: `t${++prefix}:`, timeoutMs: 2_000, logger: createLogger('silent') });
+      await scoped.whenConnected(5_000);
+      opened.push(scoped);
+      return new RedisWindows(scoped, settings, createLogger('silent'));
+    },
+  }] : []),
+];
+const opened: RedisStore[] = [];
+
+beforeAll(async () => {
+  if (hasRedis) redis = await startRedisServer();
+});
+afterAll(async () => {
+  for (const s of opened) await s.close();
+  await redis?.close();
+});
+
+if (!hasRedis) it.skip('the Redis store (needs redis-server: apt-get install redis-server)', () => {});
+
+describe.each(stores)('rate-limit windows, $name', ({ make }) => {
+  it('reserves up to the default limit before any answer, all wants or none', async () => {
+    const windows = await make();
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 30 }], T0)).toEqual({ ok: true });
+    const refused = await windows.claim([{ tenant: 'a', category: 'other', n: 10 }, { tenant: 'a', category: 'paginated', n: 21 }], T0);
+    expect(refused).toMatchObject({ ok: false, short: { category: 'paginated', n: 21 }, window: { limit: 50, remaining: 50, pending: 30, reset: 0 } });
+    // Nothing of the refused claim was kept: the other window is whole.
+    expect(await windows.window('a', 'other', T0)).toEqual({ limit: 500, remaining: 500, reset: 0, pending: 0 });
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 20 }], T0)).toEqual({ ok: true });
+    // Another tenant has its own windows.
+    expect(await windows.claim([{ tenant: 'b', category: 'paginated', n: 50 }], T0)).toEqual({ ok: true });
+  });
+
+  it('takes the upstream\'s word: the lower remaining within a window, a later reset as it is', async () => {
+    const windows = await make();
+    await windows.claim([{ tenant: 'a', category: 'paginated', n: 3 }], T0);
+    // Answers overtake each other: 47 then 48; the lower stands. Each settles its reserved call.
+    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 47, reset: 1_800_000_060 }, throttled: false }, T0);
+    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 48, reset: 1_800_000_060 }, throttled: false }, T0);
+    expect(await windows.window('a', 'paginated', T0)).toEqual({ limit: 50, remaining: 47, reset: 1_800_000_060, pending: 1 });
+    // Another client spent 40: the next answer says so.
+    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 6, reset: 1_800_000_060 }, throttled: false }, T0);
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 7 }], T0)).toMatchObject({ ok: false, window: { remaining: 6, pending: 0 } });
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 6 }], T0)).toEqual({ ok: true });
+    // An answer of the next window is taken as it is.
+    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 49, reset: 1_800_000_120 }, throttled: false }, 1_800_000_061);
+    expect(await windows.window('a', 'paginated', 1_800_000_061)).toEqual({ limit: 50, remaining: 49, reset: 1_800_000_120, pending: 5 });
+  });
+
+  it('closes a window on a 429 until its reset, then opens it whole with the calls still pending counted', async () => {
+    const windows = await make();
+    await windows.claim([{ tenant: 'a', category: 'other', n: 2 }], T0);
+    await windows.settle('a', 'other', 1, { category: 'other', announcement: { limit: 500, remaining: 120, reset: 1_800_000_060 }, throttled: true }, T0);
+    expect(await windows.window('a', 'other', T0)).toEqual({ limit: 500, remaining: 0, reset: 1_800_000_060, pending: 1 });
+    expect((await windows.claim([{ tenant: 'a', category: 'other', n: 1 }], 1_800_000_059)).ok).toBe(false);
+    expect(await windows.window('a', 'other', 1_800_000_060)).toEqual({ limit: 500, remaining: 500, reset: 1_800_000_120, pending: 1 });
+    // Two windows later without news: the reset moves on by whole windows.
+    expect((await windows.window('a', 'other', 1_800_000_185)).reset).toBe(1_800_000_240);
+    // A 429 without headers and no known reset closes one window from now.
+    await windows.settle('c', 'update', 0, { category: 'update', announcement: null, throttled: true }, T0);
+    expect(await windows.window('c', 'update', T0)).toEqual({ limit: 25, remaining: 0, reset: T0 + 60, pending: 0 });
+  });
+
+  it('gives back reserved calls never sent, never below zero', async () => {
+    const windows = await make();
+    await windows.claim([{ tenant: 'a', category: 'update', n: 25 }], T0);
+    expect((await windows.claim([{ tenant: 'a', category: 'update', n: 1 }], T0)).ok).toBe(false);
+    await windows.settle('a', 'update', 10, null, T0);
+    expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 15 });
+    await windows.settle('a', 'update', 100, null, T0);
+    expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 0, remaining: 25 });
+  });
+});
+
+describe.runIf(hasRedis)('rate-limit windows shared by replicas', () => {
+  it('lets three replicas together reserve no more than the tenant has', async () => {
+    const scoped = () => new RedisStore({ url: redis!.url, keyPrefix: 'fleet:', timeoutMs: 2_000, logger: createLogger('silent') });
+    const replicas = [scoped(), scoped(), scoped()];
+    opened.push(...replicas);
+    await Promise.all(replicas.map((r) => r.whenConnected(5_000)));
+    const windows = replicas.map((r) => new RedisWindows(r, settings, createLogger('silent')));
+    const outcomes = await Promise.all(Array.from({ length: 90 }, (_, i) => windows[i % 3]!.claim([{ tenant: 'a', category: 'paginated', n: 1 }], T0)));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(50);
+  });
+});
