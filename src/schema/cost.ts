@@ -15,6 +15,7 @@ import type { ResourceKind } from '../domain/resource-shapes.js';
 import { planCalls, planSummary } from '../domain/summary.js';
 import { callsOf, NO_CALLS, plus, times, worstOf, type CallCount, type UpstreamEstimate } from '../core/call-count.js';
 import { parseGlobalId } from './global-id.js';
+import { pagesFor, planWindow, type ConnectionArgs } from '../domain/paging.js';
 
 export type { UpstreamEstimate } from '../core/call-count.js';
 
@@ -160,9 +161,23 @@ class Walker {
     return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
   }
 
-  /** A page of a paged list: at most two upstream pages (src/domain/paging.ts), then per item. */
+  /**
+   * A page of a paged list: the upstream pages the connection's window needs (one, or two when no
+   * page size covers it: src/domain/paging.ts plans it the same way), then per item.
+   */
   connection(route: 'search' | 'history' | 'antivirus', field: FieldNode, perItem: CallCount): CallCount {
-    return plus(callsOf(route, 2), times(perItem, this.pageSize(field)));
+    return plus(callsOf(route, this.upstreamPages(field)), times(perItem, this.pageSize(field)));
+  }
+
+  private upstreamPages(field: FieldNode): number {
+    const limits = { defaultPageSize: this.settings.defaultPageSize, maxPageSize: this.settings.maxPageSize };
+    const args = Object.fromEntries(['first', 'after', 'last', 'before', 'offset'].map((name) => [name, this.arg(field, name)]));
+    try {
+      const plan = planWindow(args as ConnectionArgs, limits);
+      return plan.reverse ? 1 : pagesFor(plan.start, plan.count, limits.maxPageSize).length;
+    } catch {
+      return 2; // arguments the run time refuses (a foreign cursor...): the most a window can take
+    }
   }
 
   resourceConnection(field: FieldNode): CallCount {

@@ -94,8 +94,8 @@ describe('upstream calls per query', () => {
       coalesced: 0,
       staleReads: 0,
       callsByCategory: { paginated: 1, other: 20, update: 0 },
-      estimatedCalls: 22,
-      estimatedCallsByCategory: { paginated: 2, other: 20, update: 0 },
+      estimatedCalls: 21,
+      estimatedCallsByCategory: { paginated: 1, other: 20, update: 0 },
     });
     const plain = await h.query('{ tenant(id: "client_1") { id } }');
     expect(plain.extensions).toBeUndefined();

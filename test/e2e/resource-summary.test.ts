@@ -224,14 +224,14 @@ describe('resourceSummary', () => {
     beforeEach(() => limited.resetCounts());
 
     it('an operation over the limit is refused with its exact estimate and no upstream call', async () => {
-      // 3 lists + the types read + a page of 10 with applications (2 + 10): 16.
+      // 3 lists + the types read + a page of 10 with applications (1 page + 10): 15.
       const res = await limited.query(`{ tenant(id: "client_1") {
         resourceSummary { byState { count } byResourceType { count } }
         resources(first: 10) { nodes { applications { name } } }
       } }`);
       expect(limited.simulator.stats().totalCalls).toBe(0);
       expect(res.data ?? null).toBeNull();
-      expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', estimate: 16, limit: 12 })]);
+      expect(res.errors!.map((e) => e.extensions)).toEqual([expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', estimate: 15, limit: 12 })]);
     });
 
     it('a full summary runs under the limit, with the exact estimate (4)', async () => {
