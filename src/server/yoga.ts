@@ -17,6 +17,7 @@ import { LiveQueries } from './live-query.js';
 import { operationParts } from './operation-parts.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
+import { schemaExposurePlugin } from './schema-exposure.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
 import { staleDataPlugin } from './stale-data.js';
@@ -221,11 +222,13 @@ export function createGateway({
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
       operationLimitsPlugin(config),
+      // INTROSPECTION off: `_service` only with the federation secret, no schema names in error messages.
+      schemaExposurePlugin(config),
       // @live: before admission, which leaves live operations to it (they claim slots per execution).
       live.plugin(),
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
-      upstreamStatsPlugin(),
+      ...(config.upstreamStats ? [upstreamStatsPlugin()] : []),
       // A refused credential gets its errors and no data.
       refusedCredentialPlugin(),
       // Answers partly served from the cache after their TTL say so.
