@@ -10,7 +10,8 @@ import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { csrfPreventionPlugin } from './csrf.js';
-import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
+import { graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
+import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { LiveQueries } from './live-query.js';
@@ -208,7 +209,9 @@ export function createGateway({
       return { config, ...parts, logger, observed };
     },
     plugins: [
-      // First: /metrics, the request id, the operation span and the access log see every request.
+      // Before everything that keys on the request: a compressed body is inflated into a new one.
+      requestDecodingPlugin(config.limits.maxBodyBytes),
+      // Then: /metrics, the request id, the operation span and the access log see every request.
       observability.plugin(),
       ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
       healthPlugin(client, logger, lifecycle),
