@@ -18,9 +18,11 @@ const TIMEOUT_CHECK_MS = 1_000;
 
 export function createHttpServer(config: Pick<GatewayConfig, 'operationTimeoutMs' | 'connections'>, listener: http.RequestListener): http.Server {
   const { headersTimeoutMs, maxConnectionsPerAddress } = config.connections;
+  const requestTimeout = config.operationTimeoutMs + 5_000;
   const server = http.createServer({
-    requestTimeout: config.operationTimeoutMs + 5_000,
-    headersTimeout: headersTimeoutMs,
+    requestTimeout,
+    // Node refuses a headers timeout longer than the request's (a short OPERATION_TIMEOUT_MS).
+    headersTimeout: Math.min(headersTimeoutMs, requestTimeout),
     connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeoutMs),
   }, listener);
   if (maxConnectionsPerAddress > 0) boundConnectionsPerAddress(server, maxConnectionsPerAddress);
