@@ -20,6 +20,7 @@ const LOAD_TESTS = [
   'test/e2e/resilience.test.ts',
   'test/e2e/efficiency.test.ts',
   'test/e2e/defer-stream.test.ts',
+  'test/e2e/slow-clients.test.ts',
 ];
 
 /**

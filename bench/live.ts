@@ -25,6 +25,8 @@ async function startGateway(simUrl: string): Promise<{ url: string; stop: () => 
     env: {
       ...process.env, PORT: '0', INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn',
       LIVE_POLL_INTERVAL_S: String(PERIOD_S), MAX_LIVE_OPERATIONS: '100000',
+      // Every viewer here connects from 127.0.0.1 (real viewers come from many addresses).
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

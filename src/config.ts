@@ -84,6 +84,12 @@ export interface GatewayConfig {
   exposeCredentialSecrets: boolean;
   graphiql: boolean;
   introspection: boolean;
+  /** FEDERATION_SECRET: with introspection off, `_service { sdl }` is served only to requests carrying it (x-federation-secret). */
+  federationSecret: string | null;
+  /** UPSTREAM_STATS: `x-upstream-stats: 1` adds what the operation cost upstream to the answer. */
+  upstreamStats: boolean;
+  /** HTTP connections: a client that has not sent its request headers within headersTimeoutMs is closed; one address holds at most maxConnectionsPerAddress (0: no bound). */
+  connections: { headersTimeoutMs: number; maxConnectionsPerAddress: number };
   corsOrigins: string[] | '*' | null;
   /** TRUSTED_DOCUMENTS: the only operations served (hash to document), or null: any document. */
   trustedDocuments: ReadonlyMap<string, string> | null;
@@ -253,6 +259,14 @@ function trustedDocumentsSetting(env: Env): ReadonlyMap<string, string> | null {
   }
 }
 
+/** A secret shared with the federation gateway: long enough that guessing it is hopeless. */
+function federationSecretSetting(env: Env): string | null {
+  const raw = env.FEDERATION_SECRET;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('FEDERATION_SECRET must be at least 16 characters without spaces (e.g. openssl rand -hex 32)');
+  return raw;
+}
+
 /** INVENTORY_API_URL's value that asks for the embedded simulator (required for it in production). */
 export const SIMULATOR_UPSTREAM = 'simulator';
 
@@ -353,6 +367,12 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     exposeCredentialSecrets: boolSetting(env, 'EXPOSE_CREDENTIAL_SECRETS', false),
     graphiql: boolSetting(env, 'GRAPHIQL', !production),
     introspection: boolSetting(env, 'INTROSPECTION', !production),
+    federationSecret: federationSecretSetting(env),
+    upstreamStats: boolSetting(env, 'UPSTREAM_STATS', !production),
+    connections: {
+      headersTimeoutMs: intSetting(env, 'HEADERS_TIMEOUT_MS', 10_000, 1_000, 60_000),
+      maxConnectionsPerAddress: intSetting(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
+    },
     corsOrigins: cors === undefined || cors === '' ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim()),
     trustedDocuments: trustedDocumentsSetting(env),
     logLevel,

@@ -4,12 +4,17 @@
  *
  * Label values are bounded: routes are the client's route names (templates, never ids),
  * statuses are HTTP status codes, operation names are kept only when they look like a GraphQL
- * name and only for the first MAX_OPERATION_NAMES distinct ones ('other' after that).
+ * name, for at most MAX_OPERATION_NAMES names ('other' for the rest): half of the places go to
+ * names at their first sighting, the other half only to names seen again, so one-off names (a
+ * scanner's) cannot take the places of the names that recur. (With trusted documents only the
+ * manifest's operations run: only their names reach a label.)
  * Gauges of the scheduler, breaker, admission control and token requests are read at scrape time.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const MAX_OPERATION_NAMES = 200;
+/** Names seen once, remembered until their second sighting; the oldest are forgotten first. */
+const MAX_CANDIDATE_NAMES = 10_000;
 const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 /**
@@ -57,6 +62,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly operationNames = new Set<string>();
+  private readonly candidateNames = new Set<string>();
   private sources: MetricSources | null = null;
   private readonly operations: Counter<'operation_name' | 'operation_type' | 'outcome'>;
   private readonly operationSeconds: Histogram<'operation_name' | 'operation_type' | 'outcome'>;
@@ -142,6 +148,11 @@ export class GatewayMetrics {
     if (!NAME.test(name)) return 'invalid';
     if (this.operationNames.has(name)) return name;
     if (this.operationNames.size >= MAX_OPERATION_NAMES) return 'other';
+    if (!this.candidateNames.delete(name) && this.operationNames.size >= MAX_OPERATION_NAMES / 2) {
+      if (this.candidateNames.size >= MAX_CANDIDATE_NAMES) this.candidateNames.delete(this.candidateNames.values().next().value!);
+      this.candidateNames.add(name);
+      return 'other';
+    }
     this.operationNames.add(name);
     return name;
   }

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { rateLimitFromEnv, startSimulator, type Simulator } from '../simulator/app.js';
 import { assembleGateway } from './assemble.js';
+import { createHttpServer } from './http-server.js';
 import { createTracing, type Tracing } from '../observability/tracing.js';
 
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
@@ -54,7 +55,8 @@ const lifecycle = { draining: false };
 const { gateway, metrics, shared, close, serveWebSocket, endLiveOperations } = await assembleGateway({ config, baseUrl, logger, tracing, processMetrics: true, lifecycle, redisWaitMs: 2_000 });
 /** Responses not yet finished: the in-flight requests a drain waits for. */
 const inFlight = new Set<http.ServerResponse>();
-const server = http.createServer({ requestTimeout: config.operationTimeoutMs + 5_000 }, (req, res) => {
+// Timeouts for slow clients and the per-address connection bound: http-server.ts.
+const server = createHttpServer(config, (req, res) => {
   inFlight.add(res);
   res.once('close', () => inFlight.delete(res));
   // Draining: the client learns that this connection ends with this response.

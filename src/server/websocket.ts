@@ -8,7 +8,7 @@
  * line (method WS, status 101) when it ends.
  */
 import type http from 'node:http';
-import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bareHash, type GatewayConfig } from '../config.js';
@@ -17,6 +17,23 @@ import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.j
 interface Enveloped {
   execute(args: ExecutionArgs): unknown;
   subscribe(args: ExecutionArgs): unknown;
+}
+
+/**
+ * Yoga's `http` extension (the status and headers it would answer with over HTTP) is internal:
+ * its HTTP answers drop it when serializing, graphql-ws would send it as it is.
+ */
+function withoutHttp<E extends GraphQLError | GraphQLFormattedError>(error: E): E {
+  if (!error.extensions || !('http' in error.extensions)) return error;
+  const { http: _http, ...extensions } = error.extensions;
+  if (!(error instanceof GraphQLError)) return { ...error, extensions };
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions,
+  }) as E;
+}
+
+function resultWithoutHttp(result: ExecutionResult): ExecutionResult {
+  return result.errors?.some((e) => e.extensions && 'http' in e.extensions) ? { ...result, errors: result.errors.map(withoutHttp) } : result;
 }
 
 /** Close code for a server going away (RFC 6455). */
@@ -115,7 +132,9 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
     // Each result's errors are counted and carry the request id, as over HTTP.
     onNext: (ctx, id, payload, _args, result) => {
       const operation = find(ctx.extra.socket, id, payload);
-      return operation ? observability.results(operation.request, [result as ExecutionResult])?.[0] : undefined;
+      const out = (operation && observability.results(operation.request, [result as ExecutionResult])?.[0]) ?? (result as ExecutionResult);
+      const cleaned = resultWithoutHttp(out);
+      return cleaned === result ? undefined : cleaned;
     },
     // An operation graphql-ws ends with an error message (no complete follows): counted, and ended.
     onError: (ctx, id, payload, errors) => {
@@ -123,7 +142,7 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       if (!operation) return undefined;
       const out = observability.results(operation.request, [{ errors }])?.[0]?.errors;
       end(ctx.extra.socket, id, payload);
-      return out?.map((error) => error.toJSON());
+      return (out ?? errors).map((error) => withoutHttp(error.toJSON()));
     },
     onClose: (ctx) => {
       const own = operations.get(ctx.extra.socket);
@@ -145,7 +164,7 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       const refuse = (errors: readonly GraphQLError[]) => {
         const out = observability.results(request, [{ errors }])?.[0]?.errors ?? errors;
         logEnd(request, false);
-        return [...out];
+        return out.map(withoutHttp);
       };
       try {
         return await prepare();

@@ -10,7 +10,8 @@ import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { csrfPreventionPlugin } from './csrf.js';
-import { compressionPlugin, graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
+import { graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
+import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
@@ -19,6 +20,7 @@ import { LiveQueries } from './live-query.js';
 import { operationParts } from './operation-parts.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
+import { schemaExposurePlugin } from './schema-exposure.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
 import { staleDataPlugin } from './stale-data.js';
@@ -240,7 +242,9 @@ export function createGateway({
       return { config, ...parts, logger, observed };
     },
     plugins: [
-      // First: /metrics, the request id, the operation span and the access log see every request.
+      // Before everything that keys on the request: a compressed body is inflated into a new one.
+      requestDecodingPlugin(config.limits.maxBodyBytes),
+      // Then: /metrics, the request id, the operation span and the access log see every request.
       observability.plugin(),
       ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
       healthPlugin(client, logger, lifecycle),
@@ -254,13 +258,15 @@ export function createGateway({
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
       operationLimitsPlugin(config),
+      // INTROSPECTION off: `_service` only with the federation secret, no schema names in error messages.
+      schemaExposurePlugin(config),
       // @live: before admission, which leaves live operations to it (they claim slots per execution).
       live.plugin(),
       // After the limits plugin: it refuses what is too expensive and sets ctx.estimatedUpstreamCalls.
       admissionPlugin(admission, logger),
       // Once admitted: the operation's calls claimed of the tenants' rate-limit windows, or the cache alone.
       rateLimitPlugin(client.budget, config.maxAdmissionWaitMs, logger, served),
-      upstreamStatsPlugin(client),
+      ...(config.upstreamStats ? [upstreamStatsPlugin(client)] : []),
       // A refused credential gets its errors and no data.
       refusedCredentialPlugin(),
       // Answers partly served from the cache after their TTL say so.

@@ -11,6 +11,9 @@ import { subgraphSchema } from '../../src/schema/index.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 import { openTicketsFor, startTicketsSubgraph, TICKETS_SDL } from '../support/tickets-subgraph.js';
 
+/** The subgraph runs with the production defaults (introspection off): `_service` only with this secret. */
+const FEDERATION_SECRET = 'federation-test-secret-0123456789';
+const SECRET_HEADER = { 'x-federation-secret': FEDERATION_SECRET };
 let inventory: Harness;
 let tickets: Awaited<ReturnType<typeof startTicketsSubgraph>>;
 let gatewayServer: http.Server;
@@ -29,14 +32,18 @@ async function viaGateway(query: string, variables?: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  inventory = await startHarness();
+  inventory = await startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET } });
   tickets = await startTicketsSubgraph();
-  // Compose from the SDL the running subgraph itself reports, as a router would.
-  const sdlResponse = await inventory.query('{ _service { sdl } }');
+  // Compose from the SDL the running subgraph itself reports, as a router would (with the secret).
+  const sdlResponse = await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER);
   const composed = compose(sdlResponse.data!._service.sdl);
   expect(composed.errors).toBeUndefined();
   // Unmasked so that a failure here names its cause.
-  const gateway = createGatewayRuntime({ supergraph: composed.supergraphSdl!, logging: false, maskedErrors: false });
+  // The gateway sends the secret with every subgraph request: it may ask for `_service` itself.
+  const gateway = createGatewayRuntime({
+    supergraph: composed.supergraphSdl!, logging: false, maskedErrors: false,
+    transportEntries: { inventory: { headers: [['x-federation-secret', FEDERATION_SECRET]] } },
+  });
   gatewayServer = http.createServer(gateway);
   await new Promise<void>((resolve) => gatewayServer.listen(0, '127.0.0.1', resolve));
   gatewayUrl = `http://127.0.0.1:${(gatewayServer.address() as AddressInfo).port}/graphql`;
@@ -50,9 +57,12 @@ afterAll(async () => {
 beforeEach(() => inventory.resetCounts());
 
 describe('federation', () => {
-  it('reports the checked-in subgraph SDL', async () => {
-    const res = await inventory.query('{ _service { sdl } }');
+  it('reports the checked-in subgraph SDL to the federation gateway only (its secret), in production', async () => {
+    const res = await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER);
     expect(res.data!._service.sdl).toBe(printSubgraphSchema(subgraphSchema));
+    const refused = await inventory.query('{ _service { sdl } }');
+    expect(refused.data ?? null).toBeNull();
+    expect(refused.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it('answers a query that crosses both subgraphs', async () => {

@@ -10,14 +10,17 @@ afterEach(async () => {
 });
 
 describe('production switches', () => {
-  it('turns GraphiQL and introspection off, keeping federation _service', async () => {
-    h = await startHarness({ env: { GRAPHIQL: 'false', INTROSPECTION: 'false' } });
+  it('turns GraphiQL and introspection off, and federation _service with it unless FEDERATION_SECRET is sent', async () => {
+    const secret = 'a-federation-secret-of-32-chars!';
+    h = await startHarness({ env: { GRAPHIQL: 'false', INTROSPECTION: 'false', FEDERATION_SECRET: secret } });
     const page = await fetch(h.url, { headers: { accept: 'text/html' } });
     expect(await page.text()).not.toContain('<html');
     const intro = await h.query(getIntrospectionQuery());
     expect(intro.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(intro.errors?.[0]?.message).toMatch(/introspection/i);
-    const sdl = await h.query('{ _service { sdl } }');
+    const refused = await h.query('{ _service { sdl } }');
+    expect(refused.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const sdl = await h.query('{ _service { sdl } }', undefined, { 'x-federation-secret': secret });
     expect(sdl.data?._service.sdl).toContain('type Tenant');
   });
 

@@ -48,4 +48,18 @@ describe('production settings', () => {
     expect(config.authMode).toBe('passthrough');
     expect(config.cache?.scopeSecret).toBe('inventory-gateway-cache-scope');
   });
+
+  it('issue 30: FEDERATION_SECRET is checked, UPSTREAM_STATS is off in production, connection limits have defaults', () => {
+    const prod = { NODE_ENV: 'production', INVENTORY_API_URL: 'https://inventory.example' };
+    expect(refusal({ ...prod, FEDERATION_SECRET: 'short' })).toMatch(/^FEDERATION_SECRET must be at least 16 characters/);
+    expect(refusal({ ...prod, FEDERATION_SECRET: 'sixteen chars but spaces' })).toMatch(/^FEDERATION_SECRET/);
+    expect(loadConfig({ ...prod, FEDERATION_SECRET: '0123456789abcdef' }).federationSecret).toBe('0123456789abcdef');
+    expect(loadConfig(prod).federationSecret).toBeNull();
+    expect(loadConfig(prod).upstreamStats).toBe(false);
+    expect(loadConfig({ ...prod, UPSTREAM_STATS: 'true' }).upstreamStats).toBe(true);
+    expect(loadConfig({}).upstreamStats).toBe(true);
+    expect(loadConfig(prod).connections).toEqual({ headersTimeoutMs: 10_000, maxConnectionsPerAddress: 256 });
+    expect(refusal({ ...prod, HEADERS_TIMEOUT_MS: '100' })).toMatch(/^HEADERS_TIMEOUT_MS must be between 1000 and 60000/);
+    expect(loadConfig({ ...prod, MAX_CONNECTIONS_PER_ADDRESS: '0' }).connections.maxConnectionsPerAddress).toBe(0);
+  });
 });
