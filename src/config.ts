@@ -315,6 +315,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (!['debug', 'info', 'warn', 'error', 'silent'].includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be debug, info, warn, error or silent, got '${logLevel}'`);
   const operationTimeoutMs = intSetting(env, 'OPERATION_TIMEOUT_MS', 30_000, 10, 600_000);
   const upstreamMaxInFlight = intSetting(env, 'UPSTREAM_MAX_IN_FLIGHT', 64, 1, 10_000);
+  const rateLimits = rateLimitSetting(env);
+  // An operation (or batched request) may cost at most what a tenant's whole window allows.
+  const callsPerWindow = rateLimits ? Object.values(rateLimits.defaults).reduce((a, b) => a + b, 0) : 1_000;
   return {
     port: intSetting(env, 'PORT', 4000, 0, 65_535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -336,7 +339,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     defaultPageSize,
     maxPageSize,
     maxAvailabilityWindowDays: intSetting(env, 'MAX_AVAILABILITY_WINDOW_DAYS', 366, 1, 3650),
-    maxUpstreamCallsPerOperation: intSetting(env, 'MAX_UPSTREAM_CALLS', 1_000, 1, 1_000_000),
+    maxUpstreamCallsPerOperation: intSetting(env, 'MAX_UPSTREAM_CALLS', callsPerWindow, 1, 1_000_000),
     // Admission control and shutdown: defaults follow the upstream limits and the deadline.
     ...(() => {
       const admissionCapacity = intSetting(env, 'ADMISSION_CAPACITY', 2 * upstreamMaxInFlight, 1, 1_000_000);
@@ -380,6 +383,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     cache: cacheSetting(env),
     redis: redisSetting(env),
     live: liveSetting(env),
-    rateLimits: rateLimitSetting(env),
+    rateLimits,
   };
 }

@@ -1,13 +1,14 @@
 /**
  * Operation limits, all checked before any resolver runs: tokens (at parse), depth, aliases and
  * fragment expansions (validation, in time linear in the document: see document-walk.ts), and
- * the estimated upstream calls (before execution, with the variables).
+ * the estimated upstream calls (before execution, with the variables; a batched request's operations
+ * also together, against the same limit).
  * Each refusal is OPERATION_TOO_EXPENSIVE with the estimate and the limit.
  */
 import {
-  GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type SelectionSetNode, type ValidationContext,
+  GraphQLError, NoSchemaIntrospectionCustomRule, parse, type DocumentNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
@@ -72,6 +73,24 @@ function hasVariables(document: DocumentNode, operationName: string | null | und
 
 type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>;
 
+/**
+ * A batched HTTP request's operations, estimated together when the request is read: the
+ * upstream-call limit and the rate-limit budgets judge the request as a whole.
+ */
+export interface BatchPlan {
+  /** Upstream calls of all the operations. */
+  total: number;
+  /** Each operation's estimate, by its parameters (Yoga's context carries them). */
+  parts: Map<GraphQLParams, UpstreamEstimate>;
+}
+
+const batchPlans = new WeakMap<Request, BatchPlan>();
+
+/** The plan of a batched request (two operations or more), when it is one. */
+export function batchPlanOf(request: Request | undefined): BatchPlan | undefined {
+  return request ? batchPlans.get(request) : undefined;
+}
+
 export function operationLimitsPlugin(config: GatewayConfig): Plugin {
   const { maxTokens } = config.limits;
   const maxCost = config.maxUpstreamCallsPerOperation;
@@ -100,7 +119,31 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     }
     return result;
   };
+  const planBatch = (batch: GraphQLParams[]): BatchPlan => {
+    const parts = new Map<GraphQLParams, UpstreamEstimate>();
+    let total = 0;
+    for (const params of batch) {
+      if (typeof params.query !== 'string') continue;
+      let document: DocumentNode;
+      try {
+        document = parse(params.query, { maxTokens });
+      } catch {
+        continue; // refused at its own parse, with its own error
+      }
+      const found = estimate(document, params.operationName, (params.variables ?? {}) as Record<string, unknown>);
+      parts.set(params, found);
+      total += found.estimate;
+    }
+    return { total, parts };
+  };
   return {
+    onRequestParse({ request }) {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult) && requestParserResult.length > 1) batchPlans.set(request, planBatch(requestParserResult));
+        },
+      };
+    },
     onParse({ parseFn, setParseFn }) {
       setParseFn((source, options) => {
         try {
@@ -125,7 +168,7 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
     },
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      const ctx = args.contextValue as Pick<GatewayContext, 'estimatedUpstreamCalls' | 'upstreamEstimate'>;
+      const ctx = args.contextValue as Pick<GatewayContext, 'estimatedUpstreamCalls' | 'upstreamEstimate'> & { request?: Request };
       const overLimit = (calls: number) =>
         tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
       const stop = (error: GraphQLError | readonly GraphQLError[]) => {
@@ -146,6 +189,10 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       ctx.estimatedUpstreamCalls = calls;
       ctx.upstreamEstimate = found;
       if (calls > maxCost) return stop(overLimit(calls));
+      const batch = batchPlanOf(ctx.request);
+      if (batch && batch.total > maxCost) {
+        return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.size} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
+      }
       return checks;
     },
   };

@@ -8,7 +8,7 @@
  * window resets (HTTP 429 with Retry-After for a single operation).
  */
 import type { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import { byCategory, type UpstreamEstimate } from '../core/call-count.js';
 import { gatewayError } from '../core/errors.js';
@@ -17,9 +17,18 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { RateBudget, Want } from '../upstream/rate-budget.js';
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
-import { tooExpensive } from './limits.js';
+import { batchPlanOf, tooExpensive, type BatchPlan } from './limits.js';
+import type { ClaimOutcome } from '../upstream/rate-window.js';
 
-type RequestContext = GatewayContext & { request?: Request; liveOperation?: boolean };
+type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
+
+/** A batched request's claim: made once for all its operations; each takes its part, the rest goes back when the response is made. */
+interface BatchClaim {
+  outcome: Promise<ClaimOutcome>;
+  shared: boolean;
+  parts: Map<GraphQLParams, Want[]>;
+  taken: Set<GraphQLParams>;
+}
 
 /** How often a claim blocked only by other operations' pending calls is tried again while it waits. */
 const CLAIM_RETRY_MS = 25;
@@ -71,15 +80,44 @@ function asOneRefusal(errors: readonly GraphQLError[] | undefined): GraphQLError
 }
 
 export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logger, metrics: GatewayMetrics | null): Plugin {
+  const batchClaims = new WeakMap<BatchPlan, BatchClaim>();
+  /** The batch's claim, made by its first operation to run. */
+  const batchClaimOf = (batch: BatchPlan, ctx: RequestContext): BatchClaim => {
+    let claim = batchClaims.get(batch);
+    if (!claim) {
+      const parts = new Map([...batch.parts].map(([params, estimate]) => [params, wantsOf(estimate, budget)] as const));
+      const all = [...parts.values()].flat();
+      const shared = all.every((w) => ctx.session.sharesBudgetOf(w.tenant));
+      claim = { outcome: claimWithin(budget, all, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), shared, parts, taken: new Set() };
+      batchClaims.set(batch, claim);
+    }
+    return claim;
+  };
   return {
+    onResponse({ request }) {
+      const batch = batchPlanOf(request);
+      const claim = batch && batchClaims.get(batch);
+      if (!claim) return;
+      void claim.outcome.then((outcome) => {
+        if (!outcome.ok) return;
+        for (const [params, wants] of claim.parts) {
+          if (claim.taken.has(params)) continue;
+          for (const want of wants) budget.refund(want.tenant, { category: want.category, shared: claim.shared }, want.n);
+        }
+      });
+    },
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as unknown as RequestContext;
       if (!budget.settings || ctx.liveOperation) return undefined;
-      const wants = ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
+      const batch = batchPlanOf(ctx.request);
+      const inBatch = batch && ctx.params && batch.parts.has(ctx.params) ? batchClaimOf(batch, ctx) : null;
+      const wants = inBatch ? inBatch.parts.get(ctx.params!)! : ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
       let cacheOnly = false;
       if (wants.length > 0) {
-        const shared = wants.every((w) => ctx.session.sharesBudgetOf(w.tenant));
-        const outcome = await claimWithin(budget, wants, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        const shared = inBatch ? inBatch.shared : wants.every((w) => ctx.session.sharesBudgetOf(w.tenant));
+        // A batch is judged as a whole: its operations run on its one claim, or all on the cache alone.
+        const outcome = inBatch ? await inBatch.outcome : await claimWithin(budget, wants, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        if (inBatch && outcome.ok) inBatch.taken.add(ctx.params!);
         if (outcome.ok) {
           ctx.session.addClaims(wants, shared);
         } else if (outcome.short.n > outcome.window.limit) {

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { RateCategory } from '../core/routes.js';
-import type { ClaimOutcome, News, RateBudgetSettings, RateWindow, Want, WindowStore } from './rate-window.js';
+import { mergedWants, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore } from './rate-window.js';
 
 /** What the windows need of the shared store (src/upstream/shared-store.ts). */
 export interface ScriptRunner {
@@ -114,17 +114,10 @@ export class RedisWindows implements WindowStore {
   }
 
   async claim(wants: readonly Want[], nowS: number): Promise<ClaimOutcome> {
-    // One window per key: wants of the same window are summed.
-    const merged = new Map<string, Want>();
-    for (const want of wants) {
-      const key = this.key(want.tenant, want.category);
-      const known = merged.get(key);
-      merged.set(key, known ? { ...known, n: known.n + want.n } : want);
-    }
-    const list = [...merged.values()];
+    const list = mergedWants(wants);
     const args: (string | number)[] = [nowS, this.settings.windowS];
     for (const want of list) args.push(want.n, this.settings.defaults[want.category]);
-    const result = (await this.run(CLAIM, [...merged.keys()], args)) as unknown[];
+    const result = (await this.run(CLAIM, list.map((w) => this.key(w.tenant, w.category)), args)) as unknown[];
     const index = Number(result[0]);
     if (index === 0) return { ok: true };
     return { ok: false, short: list[index - 1]!, window: toWindow(result.slice(1)) };

@@ -13,7 +13,7 @@
 import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
 import type { Logger } from '../logger.js';
 import {
-  announced, announcementOf, available, closed, freshWindow, released, reserved, rolled,
+  announced, announcementOf, available, closed, freshWindow, mergedWants, released, reserved, rolled,
   type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
 } from './rate-window.js';
 
@@ -36,7 +36,7 @@ export class LocalWindows implements WindowStore {
 
   claim(wants: readonly Want[], nowS: number): ClaimOutcome {
     const next: [string, RateWindow][] = [];
-    for (const want of wants) {
+    for (const want of mergedWants(wants)) {
       const window = this.window(want.tenant, want.category, nowS);
       if (available(window) < want.n) return { ok: false, short: want, window };
       next.push([keyOf(want.tenant, want.category), reserved(window, want.n)]);

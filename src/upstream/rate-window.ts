@@ -35,6 +35,17 @@ export interface Announcement {
   reset: number;
 }
 
+/** Wants of the same tenant and category as one (a claim checks each window once, with all it asks of it). */
+export function mergedWants(wants: readonly Want[]): Want[] {
+  const merged = new Map<string, Want>();
+  for (const want of wants) {
+    const key = `${want.category}\u0000${want.tenant}`;
+    const known = merged.get(key);
+    merged.set(key, known ? { ...known, n: known.n + want.n } : want);
+  }
+  return [...merged.values()];
+}
+
 /** A window no answer has described yet: the configured default limit, whole. */
 export function freshWindow(defaultLimit: number): RateWindow {
   return { limit: defaultLimit, remaining: defaultLimit, reset: 0, pending: 0 };

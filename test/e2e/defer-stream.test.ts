@@ -189,8 +189,8 @@ describe('deferred work under the limits', () => {
     const query = `{ tenant(id: "client_1") { resources(first: 500) { nodes { id ... @defer { applications { name } availability(from: "${FROM}", to: "${TO}") { availabilityPercent } } } } } }`;
     const { payloads } = await sse(query, {});
     expect(payloads).toHaveLength(1);
-    expect(payloads[0].errors[0].extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', limit: 1000 });
-    expect(payloads[0].errors[0].extensions.estimate).toBeGreaterThan(1000);
+    expect(payloads[0].errors[0].extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', limit: 575 });
+    expect(payloads[0].errors[0].extensions.estimate).toBeGreaterThan(575);
     expect(h.simulator.stats().totalCalls).toBe(0);
   });
 

@@ -148,7 +148,7 @@ describe('the upstream call budget', () => {
       antivirusDefinitions(first: 500) { nodes { resource { ${node} } } }
       decommissionedResources(first: 500) { nodes { bios { biosName } } }
     } }`);
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', limit: 1000 });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', limit: 575 });
     expect(res.errors?.[0]?.extensions?.estimate).toBeGreaterThan(100_000);
     expect(h.simulator.stats().totalCalls).toBe(0);
   });

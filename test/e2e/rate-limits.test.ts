@@ -152,4 +152,29 @@ describe('rate limits of the upstream (documented limits, gateway defaults)', ()
     expect(after.body.errors).toBeUndefined();
     expect(after.body.data.tenant.resources.nodes).toHaveLength(3);
   });
+
+  it('judges a batched request as a whole: over MAX_UPSTREAM_CALLS together, or over what the window has left together', async () => {
+    const { h, clock } = await documentedStack();
+    const batch = async (windows: { from: string; to: string }[]) => {
+      const response = await fetch(h.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify(windows.map((w) => ({ query: DASHBOARD, variables: { tenant: 'client_1', after: null, ...w } }))),
+      });
+      return (await response.json()) as { data?: any; errors?: any[] }[];
+    };
+    // Three pages of 201 calls each: each under the default limit (575, the tenant's calls a window), not together.
+    const over = await batch([window24h(clock, 1), window24h(clock, 2), window24h(clock, 3)]);
+    expect(over.map((a) => a.errors?.[0]?.extensions)).toEqual(Array(3).fill(expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', estimate: 603, limit: 575 })));
+    expect(h.simulator.stats().totalCalls).toBe(0);
+    // One page spends 200 other calls; of the 300 left, two more pages (200 each) fit one by one but not together.
+    expect((await post(h, DASHBOARD, { tenant: 'client_1', after: null, ...window24h(clock) })).body.errors).toBeUndefined();
+    const calls = h.simulator.stats().totalCalls;
+    const together = await batch([window24h(clock, 1), window24h(clock, 2)]);
+    expect(together.map((a) => a.errors?.map((e: { extensions: { code: string } }) => e.extensions.code))).toEqual([['RATE_LIMITED'], ['RATE_LIMITED']]);
+    expect(h.simulator.stats().totalCalls).toBe(calls);
+    const alone = await post(h, DASHBOARD, { tenant: 'client_1', after: null, ...window24h(clock, 1) });
+    expect(alone.body.errors).toBeUndefined();
+    expect(h.simulator.stats().throttled).toBe(0);
+  });
 });

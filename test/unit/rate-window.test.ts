@@ -53,6 +53,8 @@ describe.each(stores)('rate-limit windows, $name', ({ make }) => {
     // Nothing of the refused claim was kept: the other window is whole.
     expect(await windows.window('a', 'other', T0)).toEqual({ limit: 500, remaining: 500, reset: 0, pending: 0 });
     expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 20 }], T0)).toEqual({ ok: true });
+    // Two wants of one window are checked together (a batch's operations).
+    expect((await windows.claim([{ tenant: 'c', category: 'other', n: 300 }, { tenant: 'c', category: 'other', n: 300 }], T0)).ok).toBe(false);
     // Another tenant has its own windows.
     expect(await windows.claim([{ tenant: 'b', category: 'paginated', n: 50 }], T0)).toEqual({ ok: true });
   });
