@@ -113,6 +113,10 @@ export interface RateLimitSettings {
   windowS: number;
   /** Tenants whose remaining budget /metrics shows on series of their own (the others: one series per category). */
   metricTenants: string[];
+  /** The share of a window (0-1) live polls and cache refreshes may spend together. */
+  backgroundShare: number;
+  /** The share of a window (0-1) one caller may spend while other callers of the tenant are there. */
+  callerShare: number;
 }
 
 export interface LiveSettings {
@@ -198,7 +202,13 @@ function rateLimitSetting(env: Env): RateLimitSettings | null {
     defaults[category] = Number(match[2]);
   }
   const metricTenants = (env.RATE_LIMIT_METRIC_TENANTS ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
-  return { defaults, windowS: intSetting(env, 'UPSTREAM_RATE_WINDOW_S', 60, 1, 86_400), metricTenants };
+  return {
+    defaults,
+    windowS: intSetting(env, 'UPSTREAM_RATE_WINDOW_S', 60, 1, 86_400),
+    metricTenants,
+    backgroundShare: intSetting(env, 'RATE_LIMIT_BACKGROUND_PERCENT', 50, 0, 100) / 100,
+    callerShare: intSetting(env, 'RATE_LIMIT_CALLER_PERCENT', 50, 1, 100) / 100,
+  };
 }
 
 function redisSetting(env: Env): RedisSettings | null {

@@ -19,6 +19,14 @@ export function callerKey(ctx: { request?: Request; req?: IncomingMessage }): st
 }
 
 /**
+ * A caller as the rate-limit windows name it: written to Redis (the replicas share the callers'
+ * shares), so an HMAC of callerKey under the cache's secret, like the cache scope.
+ */
+export function budgetCaller(key: string, secret: string): string {
+  return createHmac('sha256', secret).update(key).digest('base64url').slice(0, 16);
+}
+
+/**
  * The scope of a caller's entries: in passthrough an HMAC of the credential (never the
  * credential), in the other modes the gateway's own identity.
  */

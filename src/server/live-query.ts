@@ -293,7 +293,7 @@ export class LiveQueries {
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const parts = operationParts({ client, config, logger }, {
-      authorization, signal, trace: ctx.observed?.trace,
+      authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller,
       onRead: (read, value, path) => {
         const key = LivePolls.keyOf(credential, path);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });

@@ -10,6 +10,7 @@ import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
 import type { SessionOptions } from '../upstream/session.js';
+import { budgetCaller } from '../core/caller.js';
 
 export interface OperationParts {
   session: InventorySession;
@@ -19,9 +20,11 @@ export interface OperationParts {
 
 export function operationParts(
   { client, config, logger }: { client: InventoryClient; config: GatewayConfig; logger: Logger },
-  options: Omit<SessionOptions, 'stats'>,
+  options: Omit<SessionOptions, 'stats' | 'caller'> & { callerKey: string },
   stats = new OperationStats(),
 ): OperationParts {
-  const session = client.session({ ...options, stats });
+  const { callerKey, ...sessionOptions } = options;
+  const caller = budgetCaller(callerKey, config.cache?.scopeSecret ?? 'inventory-gateway');
+  const session = client.session({ ...sessionOptions, caller, stats });
   return { session, stats, inventory: new InventoryDataSource(session, config, logger, stats) };
 }

@@ -14,7 +14,7 @@ import { byCategory, type UpstreamEstimate } from '../core/call-count.js';
 import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import type { RateBudget, Want } from '../upstream/rate-budget.js';
+import type { ClaimAs, RateBudget, Want } from '../upstream/rate-budget.js';
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
 import { batchPlanOf, tooExpensive, type BatchPlan } from './limits.js';
@@ -25,7 +25,7 @@ type RequestContext = GatewayContext & { request?: Request; params?: GraphQLPara
 /** A batched request's claim: made once for all its operations; each takes its part, the rest goes back when the response is made. */
 interface BatchClaim {
   outcome: Promise<ClaimOutcome>;
-  shared: boolean;
+  as: ClaimAs;
   parts: Map<GraphQLParams, Want[]>;
   taken: Set<GraphQLParams>;
 }
@@ -49,10 +49,10 @@ export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] 
  * Claims the wants; while only calls other operations reserved and have not settled stand in the
  * way (the window itself has room), waits for them up to waitMs.
  */
-async function claimWithin(budget: RateBudget, wants: Want[], shared: boolean, waitMs: number, signal: AbortSignal | undefined) {
+async function claimWithin(budget: RateBudget, wants: Want[], as: ClaimAs, waitMs: number, signal: AbortSignal | undefined) {
   const until = Date.now() + waitMs;
   for (;;) {
-    const outcome = await budget.claim(wants, shared);
+    const outcome = await budget.claim(wants, as);
     if (outcome.ok || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
     await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
   }
@@ -87,8 +87,8 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
     if (!claim) {
       const parts = new Map([...batch.parts].map(([params, estimate]) => [params, wantsOf(estimate, budget)] as const));
       const all = [...parts.values()].flat();
-      const shared = all.every((w) => ctx.session.sharesBudgetOf(w.tenant));
-      claim = { outcome: claimWithin(budget, all, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), shared, parts, taken: new Set() };
+      const as = { shared: all.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
+      claim = { outcome: claimWithin(budget, all, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), as, parts, taken: new Set() };
       batchClaims.set(batch, claim);
     }
     return claim;
@@ -102,7 +102,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
         if (!outcome.ok) return;
         for (const [params, wants] of claim.parts) {
           if (claim.taken.has(params)) continue;
-          for (const want of wants) budget.refund(want.tenant, { category: want.category, shared: claim.shared }, want.n);
+          for (const want of wants) budget.refund(want.tenant, { category: want.category, ...claim.as }, want.n);
         }
       });
     },
@@ -114,12 +114,12 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
       const wants = inBatch ? inBatch.parts.get(ctx.params!)! : ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
       let cacheOnly = false;
       if (wants.length > 0) {
-        const shared = inBatch ? inBatch.shared : wants.every((w) => ctx.session.sharesBudgetOf(w.tenant));
+        const as = inBatch ? inBatch.as : { shared: wants.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
         // A batch is judged as a whole: its operations run on its one claim, or all on the cache alone.
-        const outcome = inBatch ? await inBatch.outcome : await claimWithin(budget, wants, shared, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        const outcome = inBatch ? await inBatch.outcome : await claimWithin(budget, wants, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
         if (inBatch && outcome.ok) inBatch.taken.add(ctx.params!);
         if (outcome.ok) {
-          ctx.session.addClaims(wants, shared);
+          ctx.session.addClaims(wants, as.shared);
         } else if (outcome.short.n > outcome.window.limit) {
           const { short, window } = outcome;
           setResultAndStopExecution({
@@ -130,7 +130,8 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
           const { short, window } = outcome;
           const reset = budget.resetOf(window);
           logger.debug('rate limit: answering from the cache only', { tenant: short.tenant, category: short.category, wanted: short.n, available: window.remaining - window.pending });
-          ctx.session.answerFromCacheOnly(() => rateLimited(`The inventory API's budget of ${short.category} calls for tenant ${short.tenant} cannot cover the operation`, reset));
+          const whose = outcome.byShare ? `this caller's share of tenant ${short.tenant}'s budget of ${short.category} calls (other callers of the tenant are waiting)` : `the inventory API's budget of ${short.category} calls for tenant ${short.tenant}`;
+          ctx.session.answerFromCacheOnly(() => rateLimited(`${whose[0]!.toUpperCase()}${whose.slice(1)} cannot cover the operation`, reset));
           cacheOnly = true;
         }
       }

@@ -9,6 +9,8 @@ import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
 import type { InventoryClient, InventorySession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
+import { callerKey } from '../core/caller.js';
+import type { IncomingMessage } from 'node:http';
 import { csrfPreventionPlugin } from './csrf.js';
 import { graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
 import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js';
@@ -234,10 +236,13 @@ export function createGateway({
       warn: (...args) => logger.warn(String(args[0] ?? ''), { args: args.slice(1) }),
       error: (...args) => logger.error(String(args[0] ?? ''), { args: args.slice(1) }),
     },
-    context: ({ request, params }) => {
+    context: (initial) => {
+      const { request, params } = initial;
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const parts = operationParts({ client, config, logger }, { authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace }, stats);
+      const parts = operationParts({ client, config, logger }, {
+        authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace, callerKey: callerKey(initial as { request: Request; req?: IncomingMessage }),
+      }, stats);
       stateOf(request).sessions.push(parts.session);
       return { config, ...parts, logger, observed };
     },

@@ -76,7 +76,7 @@ export class InventoryClient {
       scheduler: new FairScheduler(settings.upstreamMaxInFlight),
       retryBudget: new RetryBudget({ percent: settings.retryBudgetPercent, minPerSecond: settings.retryBudgetMinPerSecond, now }),
       budget: new RateBudget({
-        settings: settings.rateLimits ? { defaults: settings.rateLimits.defaults, windowS: settings.rateLimits.windowS } : null,
+        settings: settings.rateLimits,
         shared: options.shared,
         logger,
         now: options.wallClock,

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { isOutage, isRefusal } from './cache-entry.js';
 import type { InventorySession, SessionOptions, UpstreamRead } from './session.js';
 import { UpstreamNotFound, type UpstreamError } from './errors.js';
+import { BACKGROUND } from './rate-window.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
 const MAX_BACKOFF = 8;
@@ -135,7 +136,8 @@ export class LivePolls {
     if (this.pollers.get(poller.target.key) !== poller || poller.polling) return;
     poller.polling = true;
     this.polls++;
-    const session = this.options.session({ authorization: poller.target.authorization });
+    // Polls are background work: they spend at most the background's share of the tenant's window.
+    const session = this.options.session({ authorization: poller.target.authorization, caller: BACKGROUND });
     let news: PollNews | null = null;
     try {
       // A record that is gone is an answer too: its readers re-run and learn it (null, NOT_FOUND).

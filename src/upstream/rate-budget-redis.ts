@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { RateCategory } from '../core/routes.js';
-import { mergedWants, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore } from './rate-window.js';
+import { BACKGROUND, mergedWants, type ClaimOutcome, type Spender, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore } from './rate-window.js';
 
 /** What the windows need of the shared store (src/upstream/shared-store.ts). */
 export interface ScriptRunner {
@@ -14,35 +14,75 @@ export interface ScriptRunner {
   runScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown>;
 }
 
-/** Loads a window (fresh at the default limit when absent) and rolls it over when its reset passed. */
+/**
+ * Loads a window (fresh at the default limit when absent), rolled over when its reset passed. The
+ * hash holds limit, remaining, reset, pending, `cw` (the reset the callers' counts belong to),
+ * `c:<caller>` (reserved this window) and `s:<caller>` (last seen, epoch s).
+ */
 const LOAD = `
 local function load(key, default, now, win)
-  local h = redis.call('HMGET', key, 'limit', 'remaining', 'reset', 'pending')
-  local w = { limit = tonumber(h[1]) or default }
-  w.remaining = tonumber(h[2]) or w.limit
-  w.reset = tonumber(h[3]) or 0
-  w.pending = tonumber(h[4]) or 0
+  local flat = redis.call('HGETALL', key)
+  local h = {}
+  for i = 1, #flat, 2 do h[flat[i]] = flat[i + 1] end
+  local w = { limit = tonumber(h.limit) or default, byCaller = {}, seen = {} }
+  w.remaining = tonumber(h.remaining) or w.limit
+  w.reset = tonumber(h.reset) or 0
+  w.pending = tonumber(h.pending) or 0
+  local cw = tonumber(h.cw) or 0
+  for field, value in pairs(h) do
+    local kind, caller = string.sub(field, 1, 2), string.sub(field, 3)
+    if kind == 'c:' and cw == w.reset then w.byCaller[caller] = tonumber(value) end
+    if kind == 's:' then w.seen[caller] = tonumber(value) end
+  end
   if w.reset > 0 and now >= w.reset then
     w.reset = w.reset + (math.floor((now - w.reset) / win) + 1) * win
     w.remaining = w.limit
+    w.byCaller = {}
+    for caller, at in pairs(w.seen) do if at <= now - 2 * win then w.seen[caller] = nil end end
   end
   return w
 end
 local function save(key, w, win)
-  redis.call('HSET', key, 'limit', w.limit, 'remaining', w.remaining, 'reset', w.reset, 'pending', w.pending)
+  redis.call('DEL', key)
+  local fields = { 'limit', w.limit, 'remaining', w.remaining, 'reset', w.reset, 'pending', w.pending, 'cw', w.reset }
+  for caller, n in pairs(w.byCaller) do table.insert(fields, 'c:' .. caller); table.insert(fields, n) end
+  for caller, at in pairs(w.seen) do table.insert(fields, 's:' .. caller); table.insert(fields, at) end
+  redis.call('HSET', key, unpack(fields))
   redis.call('EXPIRE', key, 3 * win)
+end
+local function room(w, caller, share, now, win)
+  local all = w.remaining - w.pending
+  if share >= 1 then return all end
+  if caller ~= '${BACKGROUND}' then
+    local others = false
+    for other, at in pairs(w.seen) do if other ~= caller and at > now - 2 * win then others = true end end
+    if not others then return all end
+  end
+  return math.min(all, math.floor(share * w.limit) - (w.byCaller[caller] or 0))
+end
+local function notice(w, caller, now)
+  if caller ~= '${BACKGROUND}' then w.seen[caller] = now end
 end
 `;
 
-/** KEYS: one window per want; ARGV: now, window, then n and default limit per want. Returns {0} or {i, limit, remaining, reset, pending}. */
+/**
+ * KEYS: one window per want; ARGV: now, window, caller, share, then n and default limit per want.
+ * Returns {0} or {i, limit, remaining, reset, pending, whole-window-room}.
+ */
 const CLAIM = `${LOAD}
-local now, win = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now, win, caller, share = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local next = {}
 for i = 1, #KEYS do
-  local n, default = tonumber(ARGV[1 + 2 * i]), tonumber(ARGV[2 + 2 * i])
+  local n, default = tonumber(ARGV[3 + 2 * i]), tonumber(ARGV[4 + 2 * i])
   local w = load(KEYS[i], default, now, win)
-  if w.remaining - w.pending < n then return { i, w.limit, w.remaining, w.reset, w.pending } end
+  if room(w, caller, share, now, win) < n then
+    notice(w, caller, now)
+    save(KEYS[i], w, win)
+    return { i, w.limit, w.remaining, w.reset, w.pending, w.remaining - w.pending }
+  end
   w.pending = w.pending + n
+  w.byCaller[caller] = (w.byCaller[caller] or 0) + n
+  notice(w, caller, now)
   next[i] = w
 end
 for i = 1, #KEYS do save(KEYS[i], next[i], win) end
@@ -51,13 +91,15 @@ return { 0 }
 
 /**
  * KEYS[1]: the charged window, KEYS[2]: the window the news is about. ARGV: now, window, n,
- * charged default, news default, has news, has announcement, limit, remaining, reset, throttled.
+ * charged default, news default, has news, has announcement, limit, remaining, reset, throttled, caller.
  */
 const SETTLE = `${LOAD}
 local now, win, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 if n > 0 then
   local w = load(KEYS[1], tonumber(ARGV[4]), now, win)
   w.pending = math.max(0, w.pending - n)
+  local caller = ARGV[12]
+  if w.byCaller[caller] then w.byCaller[caller] = math.max(0, w.byCaller[caller] - n) end
   save(KEYS[1], w, win)
 end
 if ARGV[6] == '1' then
@@ -79,15 +121,28 @@ end
 return 0
 `;
 
-/** KEYS[1]; ARGV: now, window, default. Returns {limit, remaining, reset, pending}. */
+/** KEYS[1]; ARGV: now, window, default. Returns {limit, remaining, reset, pending, caller, n, ..., '|', caller, seen, ...}. */
 const READ = `${LOAD}
 local w = load(KEYS[1], tonumber(ARGV[3]), tonumber(ARGV[1]), tonumber(ARGV[2]))
-return { w.limit, w.remaining, w.reset, w.pending }
+local out = { w.limit, w.remaining, w.reset, w.pending }
+for caller, n in pairs(w.byCaller) do table.insert(out, caller); table.insert(out, n) end
+table.insert(out, '|')
+for caller, at in pairs(w.seen) do table.insert(out, caller); table.insert(out, at) end
+return out
 `;
 
 const toWindow = (values: unknown[]): RateWindow => {
-  const [limit, remaining, reset, pending] = values.map(Number) as [number, number, number, number];
-  return { limit, remaining, reset, pending };
+  const [limit, remaining, reset, pending] = values.slice(0, 4).map(Number) as [number, number, number, number];
+  const window: RateWindow = { limit, remaining, reset, pending, byCaller: {}, seen: {} };
+  let into = window.byCaller;
+  for (let i = 4; i < values.length; i++) {
+    if (values[i] === '|') {
+      into = window.seen;
+      continue;
+    }
+    into[String(values[i])] = Number(values[++i]);
+  }
+  return window;
 };
 
 export class RedisWindows implements WindowStore {
@@ -113,22 +168,23 @@ export class RedisWindows implements WindowStore {
     }
   }
 
-  async claim(wants: readonly Want[], nowS: number): Promise<ClaimOutcome> {
+  async claim(wants: readonly Want[], spender: Spender, nowS: number): Promise<ClaimOutcome> {
     const list = mergedWants(wants);
-    const args: (string | number)[] = [nowS, this.settings.windowS];
+    const args: (string | number)[] = [nowS, this.settings.windowS, spender.caller, spender.share];
     for (const want of list) args.push(want.n, this.settings.defaults[want.category]);
     const result = (await this.run(CLAIM, list.map((w) => this.key(w.tenant, w.category)), args)) as unknown[];
     const index = Number(result[0]);
     if (index === 0) return { ok: true };
-    return { ok: false, short: list[index - 1]!, window: toWindow(result.slice(1)) };
+    const short = list[index - 1]!;
+    return { ok: false, short, window: toWindow(result.slice(1, 5)), byShare: Number(result[5]) >= short.n };
   }
 
-  async settle(tenant: string, charged: RateCategory, n: number, news: News | null, nowS: number): Promise<void> {
+  async settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): Promise<void> {
     const about = news?.category ?? charged;
     const a = news?.announcement;
     await this.run(SETTLE, [this.key(tenant, charged), this.key(tenant, about)], [
       nowS, this.settings.windowS, n, this.settings.defaults[charged], this.settings.defaults[about],
-      news ? '1' : '0', a ? '1' : '0', a?.limit ?? 0, a?.remaining ?? 0, a?.reset ?? 0, news?.throttled ? '1' : '0',
+      news ? '1' : '0', a ? '1' : '0', a?.limit ?? 0, a?.remaining ?? 0, a?.reset ?? 0, news?.throttled ? '1' : '0', caller,
     ]);
   }
 

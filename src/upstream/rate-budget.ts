@@ -13,10 +13,11 @@
 import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
 import type { Logger } from '../logger.js';
 import {
-  announced, announcementOf, available, closed, freshWindow, mergedWants, released, reserved, rolled,
-  type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
+  announced, announcementOf, available, BACKGROUND, closed, freshWindow, mergedWants, noticed, released, reserved, rolled, room,
+  type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Spender, type Want, type WindowStore,
 } from './rate-window.js';
 
+export { BACKGROUND } from './rate-window.js';
 export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
 import type { ResetTime } from './errors.js';
@@ -34,20 +35,24 @@ export class LocalWindows implements WindowStore {
     return rolled(known ?? freshWindow(this.settings.defaults[category]), nowS, this.settings.windowS);
   }
 
-  claim(wants: readonly Want[], nowS: number): ClaimOutcome {
+  claim(wants: readonly Want[], spender: Spender, nowS: number): ClaimOutcome {
     const next: [string, RateWindow][] = [];
     for (const want of mergedWants(wants)) {
       const window = this.window(want.tenant, want.category, nowS);
-      if (available(window) < want.n) return { ok: false, short: want, window };
-      next.push([keyOf(want.tenant, want.category), reserved(window, want.n)]);
+      if (room(window, spender, nowS, this.settings.windowS) < want.n) {
+        // A caller refused is there all the same: the others' shares apply from now on.
+        this.windows.set(keyOf(want.tenant, want.category), noticed(window, spender.caller, nowS));
+        return { ok: false, short: want, window, byShare: available(window) >= want.n };
+      }
+      next.push([keyOf(want.tenant, want.category), noticed(reserved(window, want.n, spender.caller), spender.caller, nowS)]);
     }
     for (const [key, window] of next) this.windows.set(key, window);
     this.sweep(nowS);
     return { ok: true };
   }
 
-  settle(tenant: string, charged: RateCategory, n: number, news: News | null, nowS: number): void {
-    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n));
+  settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): void {
+    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n, caller));
     if (!news) return;
     let window = this.window(tenant, news.category, nowS);
     if (news.announcement) window = announced(window, news.announcement);
@@ -135,16 +140,18 @@ export class RateBudget {
     return shared && this.redis?.available ? this.redis : this.local;
   }
 
-  /** Reserves all the wants or none; wants of categories not budgeted are left out. */
-  async claim(wants: readonly Want[], shared = true): Promise<ClaimOutcome> {
-    const store = this.store(shared);
+  /** Reserves all the wants for the caller or none; wants of categories not budgeted are left out. */
+  async claim(wants: readonly Want[], as: ClaimAs): Promise<ClaimOutcome> {
+    const store = this.store(as.shared);
     const tracked = wants.filter((w) => w.n > 0 && this.tracks(w.category));
     if (!store || tracked.length === 0) return { ok: true };
+    const settings = this.settings!;
+    const spender = { caller: as.caller, share: as.caller === BACKGROUND ? settings.backgroundShare : settings.callerShare };
     try {
-      return await store.claim(tracked, this.nowS());
+      return await store.claim(tracked, spender, this.nowS());
     } catch {
       // Redis failed mid-way: this replica's own windows answer (the store is paused meanwhile).
-      return this.local!.claim(tracked, this.nowS());
+      return this.local!.claim(tracked, spender, this.nowS());
     }
   }
 
@@ -178,7 +185,7 @@ export class RateBudget {
     const news = category && (announcement || closes) ? { category, announcement, throttled: closes } : null;
     if (category && closes) this.throttled[category]++;
     if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
-    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true }, charged ? 1 : 0, news);
+    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true, caller: BACKGROUND }, charged ? 1 : 0, news);
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
@@ -222,9 +229,9 @@ export class RateBudget {
     const store = this.store(charged.shared);
     if (!store) return;
     try {
-      await store.settle(tenant, charged.category, n, news, this.nowS());
+      await store.settle(tenant, charged.category, n, charged.caller, news, this.nowS());
     } catch {
-      this.local!.settle(tenant, charged.category, n, news, this.nowS());
+      this.local!.settle(tenant, charged.category, n, charged.caller, news, this.nowS());
     }
   }
 
@@ -257,10 +264,15 @@ export class RateBudget {
   }
 }
 
-/** Where a call was reserved: its category, in the fleet's windows or this replica's. */
-export interface Charge {
-  category: RateCategory;
+/** Whom a claim reserves for: in the fleet's windows or this replica's, and which caller (BACKGROUND: background work). */
+export interface ClaimAs {
   shared: boolean;
+  caller: string;
+}
+
+/** Where a call was reserved: its category, the windows and the caller. */
+export interface Charge extends ClaimAs {
+  category: RateCategory;
 }
 
 /** The raw X-RateLimit-* header values of an answer. */

@@ -16,6 +16,9 @@
  *   next reset one window later; the calls still pending stay counted.
  * - A 429 closes the window: remaining 0 until its reset (the headers', else the known one, else
  *   one window from now).
+ * - Shares: background work (live polls, stale-while-revalidate refreshes) may hold at most its
+ *   share of a window, always; an interactive caller at most its share while another caller of
+ *   the tenant was there within the last two windows (alone, it may spend the whole window).
  */
 import type { RateCategory } from '../core/routes.js';
 
@@ -26,6 +29,20 @@ export interface RateWindow {
   reset: number;
   /** Calls reserved (claimed or in flight) that the upstream's figure may not count yet. */
   pending: number;
+  /** Calls each caller reserved in this window (the background's under BACKGROUND); a new window starts empty. */
+  byCaller: Record<string, number>;
+  /** When each interactive caller last asked of the window (epoch s): who is there. */
+  seen: Record<string, number>;
+}
+
+/** The caller that background work (live polls, cache refreshes) reserves as. */
+export const BACKGROUND = '~background';
+
+/** Who a claim reserves for, and the share of a window that caller may hold. */
+export interface Spender {
+  caller: string;
+  /** 0-1; 1: no cap of its own. */
+  share: number;
 }
 
 /** What an answer's X-RateLimit-Limit, -Remaining and -Reset headers said. */
@@ -48,27 +65,47 @@ export function mergedWants(wants: readonly Want[]): Want[] {
 
 /** A window no answer has described yet: the configured default limit, whole. */
 export function freshWindow(defaultLimit: number): RateWindow {
-  return { limit: defaultLimit, remaining: defaultLimit, reset: 0, pending: 0 };
+  return { limit: defaultLimit, remaining: defaultLimit, reset: 0, pending: 0, byCaller: {}, seen: {} };
 }
 
-/** The window as it stands at nowS: rolled over when its reset passed. */
+/** The window as it stands at nowS: rolled over when its reset passed (callers gone two windows are forgotten). */
 export function rolled(window: RateWindow, nowS: number, windowS: number): RateWindow {
   if (window.reset === 0 || nowS < window.reset) return window;
   const windows = Math.floor((nowS - window.reset) / windowS) + 1;
-  return { ...window, remaining: window.limit, reset: window.reset + windows * windowS };
+  const seen = Object.fromEntries(Object.entries(window.seen).filter(([, at]) => at > nowS - 2 * windowS));
+  return { ...window, remaining: window.limit, reset: window.reset + windows * windowS, byCaller: {}, seen };
 }
 
-/** What may still be reserved. */
+/** What may still be reserved in all. */
 export function available(window: RateWindow): number {
   return window.remaining - window.pending;
 }
 
-export function reserved(window: RateWindow, n: number): RateWindow {
-  return { ...window, pending: window.pending + n };
+/** Whether another interactive caller asked of the window within the last two windows. */
+function othersThere(window: RateWindow, caller: string, nowS: number, windowS: number): boolean {
+  return Object.entries(window.seen).some(([other, at]) => other !== caller && at > nowS - 2 * windowS);
 }
 
-export function released(window: RateWindow, n: number): RateWindow {
-  return { ...window, pending: Math.max(0, window.pending - n) };
+/** What this spender may still reserve: the window's room, within the spender's share where it applies. */
+export function room(window: RateWindow, spender: Spender, nowS: number, windowS: number): number {
+  const all = available(window);
+  if (spender.share >= 1 || (spender.caller !== BACKGROUND && !othersThere(window, spender.caller, nowS, windowS))) return all;
+  return Math.min(all, Math.floor(spender.share * window.limit) - (window.byCaller[spender.caller] ?? 0));
+}
+
+/** The caller was there (it asked, whether or not the window had room). */
+export function noticed(window: RateWindow, caller: string, nowS: number): RateWindow {
+  return caller === BACKGROUND ? window : { ...window, seen: { ...window.seen, [caller]: nowS } };
+}
+
+export function reserved(window: RateWindow, n: number, caller: string): RateWindow {
+  return { ...window, pending: window.pending + n, byCaller: { ...window.byCaller, [caller]: (window.byCaller[caller] ?? 0) + n } };
+}
+
+export function released(window: RateWindow, n: number, caller: string): RateWindow {
+  const held = window.byCaller[caller];
+  const byCaller = held === undefined ? window.byCaller : { ...window.byCaller, [caller]: Math.max(0, held - n) };
+  return { ...window, pending: Math.max(0, window.pending - n), byCaller };
 }
 
 export function announced(window: RateWindow, news: Announcement): RateWindow {
@@ -94,6 +131,10 @@ export interface RateBudgetSettings {
   defaults: Readonly<Record<RateCategory, number>>;
   /** The length of the upstream's fixed windows, in seconds. */
   windowS: number;
+  /** The share of a window (0-1) background work may hold. */
+  backgroundShare: number;
+  /** The share of a window (0-1) one caller may hold while other callers of the tenant are there. */
+  callerShare: number;
 }
 
 /** So many calls of a tenant's category. */
@@ -103,14 +144,15 @@ export interface Want {
   n: number;
 }
 
-export type ClaimOutcome = { ok: true } | { ok: false; short: Want; window: RateWindow };
+/** A refused claim says which want did not fit, in which window, and whether the window or the caller's share was short. */
+export type ClaimOutcome = { ok: true } | { ok: false; short: Want; window: RateWindow; byShare: boolean };
 
 /** Where the windows are kept: this process, or Redis for the fleet. */
 export interface WindowStore {
-  /** Reserves every want, or none when one does not fit (the first that does not is returned). */
-  claim(wants: readonly Want[], nowS: number): ClaimOutcome | Promise<ClaimOutcome>;
-  /** Releases n reserved calls and applies what an answer said (news: announcement and/or 429). */
-  settle(tenant: string, charged: RateCategory, n: number, news: News | null, nowS: number): void | Promise<void>;
+  /** Reserves every want for the spender, or none when one does not fit (the first that does not is returned). */
+  claim(wants: readonly Want[], spender: Spender, nowS: number): ClaimOutcome | Promise<ClaimOutcome>;
+  /** Releases n calls the caller reserved and applies what an answer said (news: announcement and/or 429). */
+  settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): void | Promise<void>;
   window(tenant: string, category: RateCategory, nowS: number): RateWindow | Promise<RateWindow>;
 }
 

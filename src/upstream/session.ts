@@ -8,7 +8,7 @@ import type { Call } from './attempt.js';
 import { cachedRead, credentialHooks, revalidatedRead, type CachedReadScope } from './cached-read.js';
 import type { UpstreamParts } from './parts.js';
 import { operationStop, rateLimited, type UpstreamError } from './errors.js';
-import type { Charge, Want } from './rate-budget.js';
+import { BACKGROUND, type Charge, type ClaimAs, type Want } from './rate-budget.js';
 import { cacheScope } from '../core/caller.js';
 import type { Fetched } from './cache-entry.js';
 import { sendWithRetries, type RetryScope } from './retry.js';
@@ -28,6 +28,8 @@ export interface SessionOptions {
   trace?: Context;
   /** Told of each read the operation made (a live query's pollers are made from them). */
   onRead?: (read: UpstreamRead, value: unknown, path: string) => void;
+  /** Whose share of the tenants' rate-limit windows the calls spend (budgetCaller; BACKGROUND: background work). */
+  caller?: string;
 }
 
 /** A read as a live query's poller repeats it (src/upstream/live-polls.ts). */
@@ -74,6 +76,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
   readonly credentialAccepted?: (tenantId: string) => void;
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
   private readonly onRead: SessionOptions['onRead'];
+  readonly caller: string;
   /** Calls claimed of the tenants' rate-limit windows before the operation ran and not sent yet, by category and tenant. */
   private readonly claims = new Map<string, { tenant: string; charge: Charge; n: number }>();
   /** Set when the budget could not cover the operation: it may answer only from the cache, and this is each call's refusal. */
@@ -85,6 +88,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     this.authorization = options.authorization;
     this.trace = options.trace;
     this.onRead = options.onRead;
+    this.caller = options.caller ?? 'gateway';
     this.deadline = parts.now() + settings.operationTimeoutMs;
     this.signal = this.controller.signal;
     // Queued upstream calls listen on this signal; dozens at once are expected.
@@ -146,13 +150,18 @@ export class InventorySession implements RetryScope, CachedReadScope {
     return !this.credentialScope || this.provenTenants.has(tenantId) || this.parts.cache?.credentialKnown(this.cacheScope, tenantId) === true;
   }
 
+  /** How this operation's claims on a tenant's windows are made: where, and as which caller. */
+  claimAs(tenantId: string): ClaimAs {
+    return { shared: this.sharesBudgetOf(tenantId), caller: this.caller };
+  }
+
   /** The operation's claim on the tenants' windows (the rate-limit plugin made it): its calls spend it first. */
   addClaims(wants: readonly Want[], shared: boolean): void {
     for (const want of wants) {
       const key = claimKey(want.category, want.tenant, shared);
       const known = this.claims.get(key);
       if (known) known.n += want.n;
-      else this.claims.set(key, { tenant: want.tenant, charge: { category: want.category, shared }, n: want.n });
+      else this.claims.set(key, { tenant: want.tenant, charge: { category: want.category, shared, caller: this.caller }, n: want.n });
     }
   }
 
@@ -183,9 +192,9 @@ export class InventorySession implements RetryScope, CachedReadScope {
         return claimed.charge;
       }
     }
-    const shared = this.sharesBudgetOf(call.tenantId);
-    return budget.claim([{ tenant: call.tenantId, category, n: 1 }], shared).then((outcome) => {
-      if (outcome.ok) return { category, shared };
+    const as = this.claimAs(call.tenantId);
+    return budget.claim([{ tenant: call.tenantId, category, n: 1 }], as).then((outcome) => {
+      if (outcome.ok) return { category, ...as };
       throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.resetOf(outcome.window));
     });
   }
@@ -249,7 +258,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
 
   sendInBackground(call: Call): Promise<Fetched> {
     // A background session: it outlives this operation's response, with its own deadline.
-    const background = new InventorySession(this.parts, { authorization: this.authorization });
+    const background = new InventorySession(this.parts, { authorization: this.authorization, caller: BACKGROUND });
     return background.send(call).finally(() => background.close());
   }
 

@@ -8,10 +8,12 @@ import { createLogger } from '../../src/logger.js';
 import { LocalWindows } from '../../src/upstream/rate-budget.js';
 import { RedisWindows } from '../../src/upstream/rate-budget-redis.js';
 import { RedisStore } from '../../src/upstream/shared-store.js';
-import type { WindowStore } from '../../src/upstream/rate-window.js';
+import { BACKGROUND, type WindowStore } from '../../src/upstream/rate-window.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
-const settings = { defaults: { paginated: 50, other: 500, update: 25 }, windowS: 60 };
+const settings = { defaults: { paginated: 50, other: 500, update: 25 }, windowS: 60, backgroundShare: 0.5, callerShare: 0.5 };
+/** One caller alone: no share of its own applies. */
+const ALONE = { caller: 'a-caller', share: 0.5 };
 const T0 = 1_800_000_010; // 10 s into a window that resets at 1_800_000_060
 
 type Store = { name: string; make(): Promise<WindowStore> };
@@ -47,55 +49,85 @@ if (!hasRedis) it.skip('the Redis store (needs redis-server: apt-get install red
 describe.each(stores)('rate-limit windows, $name', ({ make }) => {
   it('reserves up to the default limit before any answer, all wants or none', async () => {
     const windows = await make();
-    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 30 }], T0)).toEqual({ ok: true });
-    const refused = await windows.claim([{ tenant: 'a', category: 'other', n: 10 }, { tenant: 'a', category: 'paginated', n: 21 }], T0);
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 30 }], ALONE, T0)).toEqual({ ok: true });
+    const refused = await windows.claim([{ tenant: 'a', category: 'other', n: 10 }, { tenant: 'a', category: 'paginated', n: 21 }], ALONE, T0);
     expect(refused).toMatchObject({ ok: false, short: { category: 'paginated', n: 21 }, window: { limit: 50, remaining: 50, pending: 30, reset: 0 } });
     // Nothing of the refused claim was kept: the other window is whole.
-    expect(await windows.window('a', 'other', T0)).toEqual({ limit: 500, remaining: 500, reset: 0, pending: 0 });
-    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 20 }], T0)).toEqual({ ok: true });
+    expect(await windows.window('a', 'other', T0)).toMatchObject({ limit: 500, remaining: 500, reset: 0, pending: 0 });
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 20 }], ALONE, T0)).toEqual({ ok: true });
     // Two wants of one window are checked together (a batch's operations).
-    expect((await windows.claim([{ tenant: 'c', category: 'other', n: 300 }, { tenant: 'c', category: 'other', n: 300 }], T0)).ok).toBe(false);
+    expect((await windows.claim([{ tenant: 'c', category: 'other', n: 300 }, { tenant: 'c', category: 'other', n: 300 }], ALONE, T0)).ok).toBe(false);
     // Another tenant has its own windows.
-    expect(await windows.claim([{ tenant: 'b', category: 'paginated', n: 50 }], T0)).toEqual({ ok: true });
+    expect(await windows.claim([{ tenant: 'b', category: 'paginated', n: 50 }], ALONE, T0)).toEqual({ ok: true });
   });
 
   it('takes the upstream\'s word: the lower remaining within a window, a later reset as it is', async () => {
     const windows = await make();
-    await windows.claim([{ tenant: 'a', category: 'paginated', n: 3 }], T0);
+    await windows.claim([{ tenant: 'a', category: 'paginated', n: 3 }], ALONE, T0);
     // Answers overtake each other: 47 then 48; the lower stands. Each settles its reserved call.
-    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 47, reset: 1_800_000_060 }, throttled: false }, T0);
-    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 48, reset: 1_800_000_060 }, throttled: false }, T0);
-    expect(await windows.window('a', 'paginated', T0)).toEqual({ limit: 50, remaining: 47, reset: 1_800_000_060, pending: 1 });
+    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 47, reset: 1_800_000_060 }, throttled: false }, T0);
+    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 48, reset: 1_800_000_060 }, throttled: false }, T0);
+    expect(await windows.window('a', 'paginated', T0)).toMatchObject({ limit: 50, remaining: 47, reset: 1_800_000_060, pending: 1 });
     // Another client spent 40: the next answer says so.
-    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 6, reset: 1_800_000_060 }, throttled: false }, T0);
-    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 7 }], T0)).toMatchObject({ ok: false, window: { remaining: 6, pending: 0 } });
-    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 6 }], T0)).toEqual({ ok: true });
+    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 6, reset: 1_800_000_060 }, throttled: false }, T0);
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 7 }], ALONE, T0)).toMatchObject({ ok: false, window: { remaining: 6, pending: 0 } });
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 6 }], ALONE, T0)).toEqual({ ok: true });
     // An answer of the next window is taken as it is.
-    await windows.settle('a', 'paginated', 1, { category: 'paginated', announcement: { limit: 50, remaining: 49, reset: 1_800_000_120 }, throttled: false }, 1_800_000_061);
-    expect(await windows.window('a', 'paginated', 1_800_000_061)).toEqual({ limit: 50, remaining: 49, reset: 1_800_000_120, pending: 5 });
+    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 49, reset: 1_800_000_120 }, throttled: false }, 1_800_000_061);
+    expect(await windows.window('a', 'paginated', 1_800_000_061)).toMatchObject({ limit: 50, remaining: 49, reset: 1_800_000_120, pending: 5 });
   });
 
   it('closes a window on a 429 until its reset, then opens it whole with the calls still pending counted', async () => {
     const windows = await make();
-    await windows.claim([{ tenant: 'a', category: 'other', n: 2 }], T0);
-    await windows.settle('a', 'other', 1, { category: 'other', announcement: { limit: 500, remaining: 120, reset: 1_800_000_060 }, throttled: true }, T0);
-    expect(await windows.window('a', 'other', T0)).toEqual({ limit: 500, remaining: 0, reset: 1_800_000_060, pending: 1 });
-    expect((await windows.claim([{ tenant: 'a', category: 'other', n: 1 }], 1_800_000_059)).ok).toBe(false);
-    expect(await windows.window('a', 'other', 1_800_000_060)).toEqual({ limit: 500, remaining: 500, reset: 1_800_000_120, pending: 1 });
+    await windows.claim([{ tenant: 'a', category: 'other', n: 2 }], ALONE, T0);
+    await windows.settle('a', 'other', 1, 'a-caller', { category: 'other', announcement: { limit: 500, remaining: 120, reset: 1_800_000_060 }, throttled: true }, T0);
+    expect(await windows.window('a', 'other', T0)).toMatchObject({ limit: 500, remaining: 0, reset: 1_800_000_060, pending: 1 });
+    expect((await windows.claim([{ tenant: 'a', category: 'other', n: 1 }], ALONE, 1_800_000_059)).ok).toBe(false);
+    expect(await windows.window('a', 'other', 1_800_000_060)).toMatchObject({ limit: 500, remaining: 500, reset: 1_800_000_120, pending: 1 });
     // Two windows later without news: the reset moves on by whole windows.
     expect((await windows.window('a', 'other', 1_800_000_185)).reset).toBe(1_800_000_240);
     // A 429 without headers and no known reset closes one window from now.
-    await windows.settle('c', 'update', 0, { category: 'update', announcement: null, throttled: true }, T0);
-    expect(await windows.window('c', 'update', T0)).toEqual({ limit: 25, remaining: 0, reset: T0 + 60, pending: 0 });
+    await windows.settle('c', 'update', 0, 'a-caller', { category: 'update', announcement: null, throttled: true }, T0);
+    expect(await windows.window('c', 'update', T0)).toMatchObject({ limit: 25, remaining: 0, reset: T0 + 60, pending: 0 });
+  });
+
+  it('holds background work to its share always, and one caller to its share while another caller is there', async () => {
+    const windows = await make();
+    const background = { caller: BACKGROUND, share: 0.5 };
+    expect((await windows.claim([{ tenant: 'a', category: 'paginated', n: 25 }], background, T0)).ok).toBe(true);
+    expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 1 }], background, T0)).toMatchObject({ ok: false, byShare: true });
+    // A caller alone may spend more than its share: all the window has.
+    const other = (n: number) => [{ tenant: 'b', category: 'other' as const, n }];
+    expect((await windows.claim(other(300), ALONE, T0)).ok).toBe(true);
+    // A second caller arrives: from now on the first may hold no more than half (250).
+    const second = { caller: 'b-caller', share: 0.5 };
+    expect((await windows.claim(other(10), second, T0 + 1)).ok).toBe(true);
+    expect(await windows.claim(other(1), ALONE, T0 + 2)).toMatchObject({ ok: false, byShare: true });
+    expect((await windows.claim(other(180), second, T0 + 2)).ok).toBe(true);
+    // Calls released go back to the caller's share.
+    await windows.settle('b', 'other', 100, 'a-caller', null, T0 + 3);
+    expect((await windows.claim(other(40), ALONE, T0 + 3)).ok).toBe(true);
+    expect(await windows.claim(other(11), ALONE, T0 + 3)).toMatchObject({ ok: false, byShare: true });
+    // A new window starts every share at zero; the second caller still counts as there.
+    await windows.settle('b', 'other', 240, 'a-caller', { category: 'other', announcement: { limit: 500, remaining: 500, reset: 1_800_000_060 }, throttled: false }, T0 + 3);
+    await windows.settle('b', 'other', 190, 'b-caller', null, T0 + 3);
+    const next = await windows.window('b', 'other', 1_800_000_061);
+    expect(next).toMatchObject({ remaining: 500, pending: 0, byCaller: {} });
+    expect(Object.keys(next.seen).sort()).toEqual(['a-caller', 'b-caller']);
+    expect(await windows.claim(other(251), ALONE, 1_800_000_061)).toMatchObject({ ok: false, byShare: true });
+    expect((await windows.claim(other(250), ALONE, 1_800_000_061)).ok).toBe(true);
+    // Two windows without the second caller: the first is alone again.
+    await windows.settle('b', 'other', 250, 'a-caller', null, 1_800_000_061);
+    expect((await windows.claim(other(251), ALONE, 1_800_000_185)).ok).toBe(true);
   });
 
   it('gives back reserved calls never sent, never below zero', async () => {
     const windows = await make();
-    await windows.claim([{ tenant: 'a', category: 'update', n: 25 }], T0);
-    expect((await windows.claim([{ tenant: 'a', category: 'update', n: 1 }], T0)).ok).toBe(false);
-    await windows.settle('a', 'update', 10, null, T0);
+    await windows.claim([{ tenant: 'a', category: 'update', n: 25 }], ALONE, T0);
+    expect((await windows.claim([{ tenant: 'a', category: 'update', n: 1 }], ALONE, T0)).ok).toBe(false);
+    await windows.settle('a', 'update', 10, 'a-caller', null, T0);
     expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 15 });
-    await windows.settle('a', 'update', 100, null, T0);
+    await windows.settle('a', 'update', 100, 'a-caller', null, T0);
     expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 0, remaining: 25 });
   });
 });
@@ -107,7 +139,7 @@ describe.runIf(hasRedis)('rate-limit windows shared by replicas', () => {
     opened.push(...replicas);
     await Promise.all(replicas.map((r) => r.whenConnected(5_000)));
     const windows = replicas.map((r) => new RedisWindows(r, settings, createLogger('silent')));
-    const outcomes = await Promise.all(Array.from({ length: 90 }, (_, i) => windows[i % 3]!.claim([{ tenant: 'a', category: 'paginated', n: 1 }], T0)));
+    const outcomes = await Promise.all(Array.from({ length: 90 }, (_, i) => windows[i % 3]!.claim([{ tenant: 'a', category: 'paginated', n: 1 }], ALONE, T0)));
     expect(outcomes.filter((o) => o.ok)).toHaveLength(50);
   });
 });
