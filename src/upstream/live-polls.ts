@@ -6,17 +6,33 @@
  * the operations that read it woken (they re-run, mostly from that fresh entry). A poller whose
  * last reader left stops. While the upstream fails, the poller backs off (up to MAX_BACKOFF
  * periods) and its readers are told once that their data is stale, and again when it is back.
+ *
+ * Polls are background work: a tenant's polls of one rate-limit category fit within a share of
+ * its window (POLL_SHARE of the background's share, the rest left to cache refreshes). When the
+ * open reads would poll more often, every period of that tenant and category stretches by the same
+ * factor (forty tiles polled every 5 s alone may each be polled every 20 s together). A poll the
+ * window still cannot cover is skipped, not reported as an outage.
  */
 import { createHash } from 'node:crypto';
 import type { CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isOutage, isRefusal } from './cache-entry.js';
 import type { InventorySession, SessionOptions, UpstreamRead } from './session.js';
-import { UpstreamNotFound, type UpstreamError } from './errors.js';
+import { UpstreamError, UpstreamNotFound } from './errors.js';
 import { BACKGROUND } from './rate-window.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
 const MAX_BACKOFF = 8;
+
+/** The part of the background's share of a window that polls may plan to use (the rest: cache refreshes, timing). */
+const POLL_SHARE = 0.8;
+
+/** What a tenant's window of one category allows background work: its key and its calls per window. */
+export interface BackgroundBudget {
+  key: string;
+  callsPerWindow: number;
+  windowMs: number;
+}
 
 /** Why a poller woke its readers. */
 export type PollNews = 'changed' | 'outage' | 'recovered' | 'refused';
@@ -39,6 +55,8 @@ export interface LivePollsOptions {
   wake(key: string, news: PollNews): void;
   /** The read's resource is gone (404): its cached reads must go before its readers re-run. */
   gone(tenantId: string, resourceId: string): Promise<void>;
+  /** The background budget of a read's tenant and category (null: not rate-limited). */
+  backgroundBudget?(tenantId: string, route: UpstreamRead['route']): BackgroundBudget | null;
   logger: Logger;
   now?: () => number;
 }
@@ -54,6 +72,9 @@ interface Poller {
   /** Since when the upstream fails for this read, or null. */
   failingSince: number | null;
   polling: boolean;
+  /** The read's period at rest, and the budget its polls count against (null: none). */
+  basePeriodMs: number;
+  budgetKey: string | null;
 }
 
 /** The "hash" of an answer that says the record is gone. */
@@ -64,6 +85,8 @@ const contentHash = (value: unknown) => createHash('sha1').update(JSON.stringify
 
 export class LivePolls {
   private readonly pollers = new Map<string, Poller>();
+  /** Polls per window the open reads would make at their base periods, by background budget. */
+  private readonly demand = new Map<string, number>();
   private readonly now: () => number;
   /** Polls made since start (tests and the bench read it). */
   polls = 0;
@@ -94,7 +117,13 @@ export class LivePolls {
         existing.readers++;
         continue;
       }
-      const poller: Poller = { target, readers: 1, hash: contentHash(target.value), timer: undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false };
+      const basePeriodMs = this.options.intervalMs[target.read.route as CachedRoute] ?? this.options.intervalMs.search;
+      const budget = this.options.backgroundBudget?.(target.read.tenantId, target.read.route) ?? null;
+      const poller: Poller = {
+        target, readers: 1, hash: contentHash(target.value), timer: undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false,
+        basePeriodMs, budgetKey: budget?.key ?? null,
+      };
+      if (budget) this.demand.set(budget.key, (this.demand.get(budget.key) ?? 0) + budget.windowMs / basePeriodMs);
       // The reader's value is only the baseline: the poller does not hold it.
       target.value = undefined;
       this.pollers.set(target.key, poller);
@@ -110,6 +139,11 @@ export class LivePolls {
       if (--poller.readers > 0) continue;
       clearTimeout(poller.timer);
       this.pollers.delete(key);
+      if (poller.budgetKey !== null) {
+        const left = (this.demand.get(poller.budgetKey) ?? 0) - 1 / poller.basePeriodMs * (this.options.backgroundBudget?.(poller.target.read.tenantId, poller.target.read.route)?.windowMs ?? 0);
+        if (left > 1e-9) this.demand.set(poller.budgetKey, left);
+        else this.demand.delete(poller.budgetKey);
+      }
     }
   }
 
@@ -119,6 +153,32 @@ export class LivePolls {
     return poller && poller.failingSince !== null ? { answeredAt: poller.answeredAt } : null;
   }
 
+  /**
+   * The read's period now: its base period, stretched so that the polls of its tenant and category
+   * fit the background's share of the window.
+   */
+  periodOf(poller: Poller): number {
+    const budget = poller.budgetKey === null ? null : this.options.backgroundBudget?.(poller.target.read.tenantId, poller.target.read.route) ?? null;
+    if (!budget) return poller.basePeriodMs;
+    const planned = Math.max(1, Math.floor(budget.callsPerWindow * POLL_SHARE));
+    return poller.basePeriodMs * Math.max(1, (this.demand.get(budget.key) ?? 0) / planned);
+  }
+
+  /** For the payloads of the reads' readers: the longest period they are polled at, and the oldest answer's age. */
+  freshness(keys: Iterable<string>): { periodMs: number; ageMs: number } | null {
+    let periodMs = 0;
+    let ageMs = 0;
+    let any = false;
+    for (const key of keys) {
+      const poller = this.pollers.get(key);
+      if (!poller) continue;
+      any = true;
+      periodMs = Math.max(periodMs, this.periodOf(poller));
+      ageMs = Math.max(ageMs, this.now() - poller.answeredAt);
+    }
+    return any ? { periodMs, ageMs } : null;
+  }
+
   /** Stops every poller (shutdown). */
   close(): void {
     for (const poller of this.pollers.values()) clearTimeout(poller.timer);
@@ -126,8 +186,7 @@ export class LivePolls {
   }
 
   private schedule(poller: Poller): void {
-    const period = this.options.intervalMs[poller.target.read.route as CachedRoute] ?? this.options.intervalMs.search;
-    const delay = period * Math.min(MAX_BACKOFF, 2 ** poller.failures);
+    const delay = this.periodOf(poller) * Math.min(MAX_BACKOFF, 2 ** poller.failures);
     poller.timer = setTimeout(() => void this.poll(poller), delay);
     poller.timer.unref();
   }
@@ -157,7 +216,10 @@ export class LivePolls {
       poller.failures = 0;
       poller.failingSince = null;
     } catch (error) {
-      if (isRefusal(error)) {
+      if (error instanceof UpstreamError && error.code === 'RATE_LIMITED' && error.notSent) {
+        // The window had no room for this poll (it was never sent): the next one comes a period later.
+        this.options.logger.debug('live poll skipped: rate-limit budget', { route: poller.target.read.route });
+      } else if (isRefusal(error)) {
         news = 'refused';
         // Its readers end when they re-run; until then the refused credential is tried less often.
         poller.failures++;
