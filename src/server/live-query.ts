@@ -138,6 +138,7 @@ export class LiveQueries {
       intervalMs: config.live.pollIntervalMs,
       wake: (key, news) => this.wake(key, news),
       gone: (tenantId, resourceId) => client.resourceGone(tenantId, resourceId),
+      backgroundBudget: (tenantId, route) => client.budget.backgroundBudget(tenantId, route),
       logger,
     });
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
@@ -327,6 +328,9 @@ export class LiveQueries {
       if (failing) stats.noteStale({ route: read.route, tenantId: read.tenantId, resourceId: read.resourceId, ageMs: Date.now() - failing.answeredAt, reason: 'upstream-error' });
     }
     if (stats.staleReads.length > 0) result = { ...result, extensions: { ...result.extensions, stale: staleReport(stats.staleReads) } };
+    // How fresh the viewer's data is kept: the period its slowest read is polled at, and the oldest answer's age.
+    const freshness = this.polls.freshness(reads.keys());
+    if (freshness) result = { ...result, extensions: { ...result.extensions, live: { pollSeconds: Math.round(freshness.periodMs / 100) / 10, ageSeconds: Math.floor(freshness.ageMs / 1000) } } };
     operation.last = { identifiers, result };
     return result;
   }

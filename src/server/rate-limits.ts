@@ -53,7 +53,8 @@ async function claimWithin(budget: RateBudget, wants: Want[], as: ClaimAs, waitM
   const until = Date.now() + waitMs;
   for (;;) {
     const outcome = await budget.claim(wants, as);
-    if (outcome.ok || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
+    // Refused by the caller's share, or by the upstream's own figure: waiting would not help.
+    if (outcome.ok || outcome.byShare || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
     await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
   }
 }

@@ -91,7 +91,7 @@ return { 0 }
 
 /**
  * KEYS[1]: the charged window, KEYS[2]: the window the news is about. ARGV: now, window, n,
- * charged default, news default, has news, has announcement, limit, remaining, reset, throttled, caller.
+ * charged default, news default, has news, has announcement, limit, remaining, reset, throttled, caller, unsent.
  */
 const SETTLE = `${LOAD}
 local now, win, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -99,7 +99,7 @@ if n > 0 then
   local w = load(KEYS[1], tonumber(ARGV[4]), now, win)
   w.pending = math.max(0, w.pending - n)
   local caller = ARGV[12]
-  if w.byCaller[caller] then w.byCaller[caller] = math.max(0, w.byCaller[caller] - n) end
+  if ARGV[13] == '1' and w.byCaller[caller] then w.byCaller[caller] = math.max(0, w.byCaller[caller] - n) end
   save(KEYS[1], w, win)
 end
 if ARGV[6] == '1' then
@@ -179,12 +179,12 @@ export class RedisWindows implements WindowStore {
     return { ok: false, short, window: toWindow(result.slice(1, 5)), byShare: Number(result[5]) >= short.n };
   }
 
-  async settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): Promise<void> {
+  async settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): Promise<void> {
     const about = news?.category ?? charged;
     const a = news?.announcement;
     await this.run(SETTLE, [this.key(tenant, charged), this.key(tenant, about)], [
       nowS, this.settings.windowS, n, this.settings.defaults[charged], this.settings.defaults[about],
-      news ? '1' : '0', a ? '1' : '0', a?.limit ?? 0, a?.remaining ?? 0, a?.reset ?? 0, news?.throttled ? '1' : '0', caller,
+      news ? '1' : '0', a ? '1' : '0', a?.limit ?? 0, a?.remaining ?? 0, a?.reset ?? 0, news?.throttled ? '1' : '0', caller, unsent ? '1' : '0',
     ]);
   }
 

@@ -21,6 +21,7 @@ export { BACKGROUND } from './rate-window.js';
 export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
 import type { ResetTime } from './errors.js';
+import type { BackgroundBudget } from './live-polls.js';
 
 const keyOf = (tenant: string, category: RateCategory) => `${category}\u0000${tenant}`;
 
@@ -51,8 +52,8 @@ export class LocalWindows implements WindowStore {
     return { ok: true };
   }
 
-  settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): void {
-    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n, caller));
+  settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): void {
+    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n, caller, unsent));
     if (!news) return;
     let window = this.window(tenant, news.category, nowS);
     if (news.announcement) window = announced(window, news.announcement);
@@ -125,6 +126,13 @@ export class RateBudget {
     return this.undocumentedAs ?? 'paginated';
   }
 
+  /** What background work may spend of a tenant's window for a route's category (live polls plan with it); null: not budgeted. */
+  backgroundBudget(tenant: string, route: RouteName): BackgroundBudget | null {
+    const category = this.categoryOf(route);
+    if (!this.settings || !this.tracks(category)) return null;
+    return { key: keyOf(tenant, category), callsPerWindow: Math.floor(this.limits[category] * this.settings.backgroundShare), windowMs: this.settings.windowS * 1000 };
+  }
+
   /** Whether calls of this category are budgeted. */
   tracks(category: RateCategory): boolean {
     return this.local !== null && !this.silent.has(category);
@@ -158,7 +166,7 @@ export class RateBudget {
   /** Reserved calls never sent go back. */
   refund(tenant: string, charge: Charge, n: number): void {
     if (n <= 0) return;
-    void this.apply(tenant, charge, n, null);
+    void this.apply(tenant, charge, n, true, null);
   }
 
   /**
@@ -185,7 +193,7 @@ export class RateBudget {
     const news = category && (announcement || closes) ? { category, announcement, throttled: closes } : null;
     if (category && closes) this.throttled[category]++;
     if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
-    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true, caller: BACKGROUND }, charged ? 1 : 0, news);
+    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true, caller: BACKGROUND }, charged ? 1 : 0, false, news);
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
@@ -225,13 +233,13 @@ export class RateBudget {
     if (matching.length === 1) this.undocumentedAs = matching[0]!;
   }
 
-  private async apply(tenant: string, charged: Charge, n: number, news: News | null): Promise<void> {
+  private async apply(tenant: string, charged: Charge, n: number, unsent: boolean, news: News | null): Promise<void> {
     const store = this.store(charged.shared);
     if (!store) return;
     try {
-      await store.settle(tenant, charged.category, n, charged.caller, news, this.nowS());
+      await store.settle(tenant, charged.category, n, charged.caller, unsent, news, this.nowS());
     } catch {
-      this.local!.settle(tenant, charged.category, n, charged.caller, news, this.nowS());
+      this.local!.settle(tenant, charged.category, n, charged.caller, unsent, news, this.nowS());
     }
   }
 

@@ -102,9 +102,13 @@ export function reserved(window: RateWindow, n: number, caller: string): RateWin
   return { ...window, pending: window.pending + n, byCaller: { ...window.byCaller, [caller]: (window.byCaller[caller] ?? 0) + n } };
 }
 
-export function released(window: RateWindow, n: number, caller: string): RateWindow {
+/**
+ * Reserved calls leave `pending`: answered (the upstream's figure counts them; the caller spent
+ * them) or, `unsent`, given back (they leave the caller's count too).
+ */
+export function released(window: RateWindow, n: number, caller: string, unsent: boolean): RateWindow {
   const held = window.byCaller[caller];
-  const byCaller = held === undefined ? window.byCaller : { ...window.byCaller, [caller]: Math.max(0, held - n) };
+  const byCaller = !unsent || held === undefined ? window.byCaller : { ...window.byCaller, [caller]: Math.max(0, held - n) };
   return { ...window, pending: Math.max(0, window.pending - n), byCaller };
 }
 
@@ -151,8 +155,8 @@ export type ClaimOutcome = { ok: true } | { ok: false; short: Want; window: Rate
 export interface WindowStore {
   /** Reserves every want for the spender, or none when one does not fit (the first that does not is returned). */
   claim(wants: readonly Want[], spender: Spender, nowS: number): ClaimOutcome | Promise<ClaimOutcome>;
-  /** Releases n calls the caller reserved and applies what an answer said (news: announcement and/or 429). */
-  settle(tenant: string, charged: RateCategory, n: number, caller: string, news: News | null, nowS: number): void | Promise<void>;
+  /** Releases n calls the caller reserved (answered, or `unsent`) and applies what an answer said (news: announcement and/or 429). */
+  settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): void | Promise<void>;
   window(tenant: string, category: RateCategory, nowS: number): RateWindow | Promise<RateWindow>;
 }
 

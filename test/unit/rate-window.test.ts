@@ -65,29 +65,29 @@ describe.each(stores)('rate-limit windows, $name', ({ make }) => {
     const windows = await make();
     await windows.claim([{ tenant: 'a', category: 'paginated', n: 3 }], ALONE, T0);
     // Answers overtake each other: 47 then 48; the lower stands. Each settles its reserved call.
-    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 47, reset: 1_800_000_060 }, throttled: false }, T0);
-    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 48, reset: 1_800_000_060 }, throttled: false }, T0);
+    await windows.settle('a', 'paginated', 1, 'a-caller', false, { category: 'paginated', announcement: { limit: 50, remaining: 47, reset: 1_800_000_060 }, throttled: false }, T0);
+    await windows.settle('a', 'paginated', 1, 'a-caller', false, { category: 'paginated', announcement: { limit: 50, remaining: 48, reset: 1_800_000_060 }, throttled: false }, T0);
     expect(await windows.window('a', 'paginated', T0)).toMatchObject({ limit: 50, remaining: 47, reset: 1_800_000_060, pending: 1 });
     // Another client spent 40: the next answer says so.
-    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 6, reset: 1_800_000_060 }, throttled: false }, T0);
+    await windows.settle('a', 'paginated', 1, 'a-caller', false, { category: 'paginated', announcement: { limit: 50, remaining: 6, reset: 1_800_000_060 }, throttled: false }, T0);
     expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 7 }], ALONE, T0)).toMatchObject({ ok: false, window: { remaining: 6, pending: 0 } });
     expect(await windows.claim([{ tenant: 'a', category: 'paginated', n: 6 }], ALONE, T0)).toEqual({ ok: true });
     // An answer of the next window is taken as it is.
-    await windows.settle('a', 'paginated', 1, 'a-caller', { category: 'paginated', announcement: { limit: 50, remaining: 49, reset: 1_800_000_120 }, throttled: false }, 1_800_000_061);
+    await windows.settle('a', 'paginated', 1, 'a-caller', false, { category: 'paginated', announcement: { limit: 50, remaining: 49, reset: 1_800_000_120 }, throttled: false }, 1_800_000_061);
     expect(await windows.window('a', 'paginated', 1_800_000_061)).toMatchObject({ limit: 50, remaining: 49, reset: 1_800_000_120, pending: 5 });
   });
 
   it('closes a window on a 429 until its reset, then opens it whole with the calls still pending counted', async () => {
     const windows = await make();
     await windows.claim([{ tenant: 'a', category: 'other', n: 2 }], ALONE, T0);
-    await windows.settle('a', 'other', 1, 'a-caller', { category: 'other', announcement: { limit: 500, remaining: 120, reset: 1_800_000_060 }, throttled: true }, T0);
+    await windows.settle('a', 'other', 1, 'a-caller', false, { category: 'other', announcement: { limit: 500, remaining: 120, reset: 1_800_000_060 }, throttled: true }, T0);
     expect(await windows.window('a', 'other', T0)).toMatchObject({ limit: 500, remaining: 0, reset: 1_800_000_060, pending: 1 });
     expect((await windows.claim([{ tenant: 'a', category: 'other', n: 1 }], ALONE, 1_800_000_059)).ok).toBe(false);
     expect(await windows.window('a', 'other', 1_800_000_060)).toMatchObject({ limit: 500, remaining: 500, reset: 1_800_000_120, pending: 1 });
     // Two windows later without news: the reset moves on by whole windows.
     expect((await windows.window('a', 'other', 1_800_000_185)).reset).toBe(1_800_000_240);
     // A 429 without headers and no known reset closes one window from now.
-    await windows.settle('c', 'update', 0, 'a-caller', { category: 'update', announcement: null, throttled: true }, T0);
+    await windows.settle('c', 'update', 0, 'a-caller', false, { category: 'update', announcement: null, throttled: true }, T0);
     expect(await windows.window('c', 'update', T0)).toMatchObject({ limit: 25, remaining: 0, reset: T0 + 60, pending: 0 });
   });
 
@@ -104,20 +104,22 @@ describe.each(stores)('rate-limit windows, $name', ({ make }) => {
     expect((await windows.claim(other(10), second, T0 + 1)).ok).toBe(true);
     expect(await windows.claim(other(1), ALONE, T0 + 2)).toMatchObject({ ok: false, byShare: true });
     expect((await windows.claim(other(180), second, T0 + 2)).ok).toBe(true);
-    // Calls released go back to the caller's share.
-    await windows.settle('b', 'other', 100, 'a-caller', null, T0 + 3);
+    // Calls answered stay spent; calls given back unsent return to the caller's share.
+    await windows.settle('b', 'other', 100, 'a-caller', false, null, T0 + 3);
+    expect(await windows.claim(other(1), ALONE, T0 + 3)).toMatchObject({ ok: false, byShare: true });
+    await windows.settle('b', 'other', 100, 'a-caller', true, null, T0 + 3);
     expect((await windows.claim(other(40), ALONE, T0 + 3)).ok).toBe(true);
     expect(await windows.claim(other(11), ALONE, T0 + 3)).toMatchObject({ ok: false, byShare: true });
     // A new window starts every share at zero; the second caller still counts as there.
-    await windows.settle('b', 'other', 240, 'a-caller', { category: 'other', announcement: { limit: 500, remaining: 500, reset: 1_800_000_060 }, throttled: false }, T0 + 3);
-    await windows.settle('b', 'other', 190, 'b-caller', null, T0 + 3);
+    await windows.settle('b', 'other', 140, 'a-caller', false, { category: 'other', announcement: { limit: 500, remaining: 500, reset: 1_800_000_060 }, throttled: false }, T0 + 3);
+    await windows.settle('b', 'other', 190, 'b-caller', false, null, T0 + 3);
     const next = await windows.window('b', 'other', 1_800_000_061);
     expect(next).toMatchObject({ remaining: 500, pending: 0, byCaller: {} });
     expect(Object.keys(next.seen).sort()).toEqual(['a-caller', 'b-caller']);
     expect(await windows.claim(other(251), ALONE, 1_800_000_061)).toMatchObject({ ok: false, byShare: true });
     expect((await windows.claim(other(250), ALONE, 1_800_000_061)).ok).toBe(true);
     // Two windows without the second caller: the first is alone again.
-    await windows.settle('b', 'other', 250, 'a-caller', null, 1_800_000_061);
+    await windows.settle('b', 'other', 250, 'a-caller', false, null, 1_800_000_061);
     expect((await windows.claim(other(251), ALONE, 1_800_000_185)).ok).toBe(true);
   });
 
@@ -125,9 +127,9 @@ describe.each(stores)('rate-limit windows, $name', ({ make }) => {
     const windows = await make();
     await windows.claim([{ tenant: 'a', category: 'update', n: 25 }], ALONE, T0);
     expect((await windows.claim([{ tenant: 'a', category: 'update', n: 1 }], ALONE, T0)).ok).toBe(false);
-    await windows.settle('a', 'update', 10, 'a-caller', null, T0);
+    await windows.settle('a', 'update', 10, 'a-caller', true, null, T0);
     expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 15 });
-    await windows.settle('a', 'update', 100, 'a-caller', null, T0);
+    await windows.settle('a', 'update', 100, 'a-caller', true, null, T0);
     expect(await windows.window('a', 'update', T0)).toMatchObject({ pending: 0, remaining: 25 });
   });
 });
