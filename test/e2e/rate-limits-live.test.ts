@@ -1,0 +1,98 @@
+/**
+ * Issue 29, "people first", at the simulator's documented limits and the gateway's defaults, in
+ * real time (live polls run on timers): 50 live tiles on one tenant are background work. Their
+ * polls stretch so that the tenant's open reads fit the background's share of each window; every
+ * read is polled at least once per the period the payloads state; a person opening a dashboard
+ * page every 10 s meanwhile gets every page complete; the upstream never answers 429.
+ */
+import { createClient } from 'graphql-sse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+
+const PAGE_TILE = `query PageTile($offset: Int!) @live { tenant(id: "client_1") { resources(first: 5, offset: $offset) { nodes { id hostName } } } }`;
+const SUMMARY_TILE = `query SummaryTile($filter: ResourceFilter) @live { tenant(id: "client_1") { resourceSummary(filter: $filter) { total byState { state count } } } }`;
+const PERSON = `query Person($offset: Int!, $from: DateTime!, $to: DateTime!) {
+  tenant(id: "client_1") { resources(first: 10, offset: $offset) { nodes { id applications { name } availability(from: $from, to: $to) { availabilityPercent } } } }
+}`;
+/** Long enough for every read to be polled twice at the stretched periods (about 30-40 s). */
+const OBSERVE_MS = 85_000;
+
+interface Payload { data?: any; errors?: any[]; extensions?: { live?: { pollSeconds: number; ageSeconds: number } } }
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ simulator: { rateLimit: {} } });
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('live tiles are background work (documented limits, gateway defaults)', () => {
+  it('stretches 50 tiles\' polls into the background share, polls each read within its stated period, and keeps a person\'s pages complete', { timeout: OBSERVE_MS + 30_000 }, async () => {
+    const sse = createClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const firsts: Payload[] = [];
+    const stops: (() => void)[] = [];
+    const open = (query: string, variables: Record<string, unknown>) => new Promise<void>((resolve, reject) => {
+      let first = true;
+      stops.push(sse.subscribe({ query, variables }, {
+        next: (payload) => {
+          if (first) {
+            first = false;
+            firsts.push(payload as Payload);
+            resolve();
+          }
+        },
+        error: reject,
+        complete: () => undefined,
+      }));
+    });
+    const started = Date.now();
+    // 10 resource pages (searches: paginated) and 40 summaries with distinct filters (3 listings each).
+    await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => open(PAGE_TILE, { offset: i * 5 })),
+      ...Array.from({ length: 40 }, (_, i) => open(SUMMARY_TILE, { filter: { hostName: `host-${i}` } })),
+    ]);
+    for (const payload of firsts) {
+      expect(payload.errors).toBeUndefined();
+      expect(payload.extensions?.live?.pollSeconds).toBeGreaterThan(0);
+    }
+    const person: Payload[] = [];
+    while (Date.now() - started < OBSERVE_MS) {
+      const n = person.length;
+      const to = Date.now() - n * 86_400_000;
+      const response = await fetch(h.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: PERSON, variables: { offset: 100 + n * 10, from: new Date(to - 86_400_000).toISOString(), to: new Date(to).toISOString() } }),
+      });
+      person.push((await response.json()) as Payload);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+    }
+    for (const stop of stops) stop();
+    const stats = h.simulator.stats();
+    expect(stats.throttled).toBe(0);
+    for (const page of person) {
+      expect(page.errors).toBeUndefined();
+      expect(page.data.tenant.resources.nodes).toHaveLength(10);
+    }
+    // The periods the tiles were told once all were open (the last payloads): stretched from 5 s.
+    const stated = Math.max(...firsts.slice(-10).map((p) => p.extensions!.live!.pollSeconds));
+    expect(stated).toBeGreaterThan(5);
+    // Each polled read: at least two polls, none further apart than the stated period (+ 3 s).
+    const polls = new Map<string, number[]>();
+    for (const request of stats.requests) {
+      if (request.route !== 'search' && request.route !== 'minimal') continue;
+      if (request.route === 'search' && !/pageSize=5\b/.test(request.url)) continue;
+      polls.set(request.url, [...(polls.get(request.url) ?? []), request.at]);
+    }
+    expect(polls.size).toBe(10 + 40 * 3);
+    for (const [url, at] of polls) {
+      // The first request is the tile's own first run; the polls follow.
+      expect(at.length, url).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!, url).toBeLessThanOrEqual((stated + 3) * 1000);
+    }
+    // Background work stayed within its share: in any window at most half of each budget.
+    const client1 = stats.byTenant.client_1!;
+    console.info(`50 live tiles over ${OBSERVE_MS / 1000} s: stated period ${stated} s, ${person.length} person pages, calls paginated ${client1.paginated.calls}, other ${client1.other.calls}`);
+  });
+});
