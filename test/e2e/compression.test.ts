@@ -4,11 +4,11 @@
  * holds for the inflated size while inflating (a bomb gets 413 and is never inflated in memory);
  * an unknown encoding gets 415.
  */
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenarios } from '../../bench/scenarios.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { rawRequest, type RawRequest } from '../support/raw-http.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,21 +18,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface RawResponse { status: number; headers: http.IncomingHttpHeaders; body: Buffer }
-
-/** node:http, so that the body arrives as sent (fetch would decode it). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'POST', headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(options.body);
-  });
-}
+/** A POST on a connection of its own (the body as sent: fetch would decode it). */
+const raw = (url: string, options: RawRequest = {}) => rawRequest(url, { method: 'POST', freshConnection: true, ...options });
 
 const post = (body: Buffer, headers: Record<string, string> = {}) =>
   raw(h.url, { body, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });

@@ -5,7 +5,6 @@
  * example shows data and what it cost upstream. The screenshot is kept at SCREENSHOT.
  */
 import { mkdir } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,29 +12,12 @@ import { negotiateEncoding } from '../../src/server/content-encoding.js';
 import { GRAPHIQL_HEADERS } from '../../src/server/graphiql.js';
 import { hasChromium, launchChromium, textOf, type Browser } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { rawRequest, type RawResponse } from '../support/raw-http.js';
 
 const SCREENSHOT = path.resolve('test/.scratch-artifacts/graphiql.png');
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** One request with node:http, so that the body arrives as sent (fetch would decode it). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end(options.body);
-  });
-}
+const raw = rawRequest;
 
 function decode(response: RawResponse): string {
   const encoding = response.headers['content-encoding'];

@@ -14,8 +14,8 @@ const SUMMARY_TILE = `query SummaryTile($filter: ResourceFilter) @live { tenant(
 const PERSON = `query Person($offset: Int!, $from: DateTime!, $to: DateTime!) {
   tenant(id: "client_1") { resources(first: 10, offset: $offset) { nodes { id applications { name } availability(from: $from, to: $to) { availabilityPercent } } } }
 }`;
-/** Long enough for every read to be polled twice at the stretched periods (about 30-40 s). */
-const OBSERVE_MS = 85_000;
+/** Three minutes, three windows of the upstream: every read is polled several times at the stretched periods (about 30-40 s). */
+const OBSERVE_MS = 180_000;
 
 interface Payload { data?: any; errors?: any[]; extensions?: { live?: { pollSeconds: number; ageSeconds: number } } }
 
@@ -88,7 +88,7 @@ describe('live tiles are background work (documented limits, gateway defaults)',
     expect(polls.size).toBe(10 + 40 * 3);
     for (const [url, at] of polls) {
       // The first request is the tile's own first run; the polls follow.
-      expect(at.length, url).toBeGreaterThanOrEqual(3);
+      expect(at.length, url).toBeGreaterThanOrEqual(5);
       for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!, url).toBeLessThanOrEqual((stated + 3) * 1000);
     }
     // Background work stayed within its share: in any window at most half of each budget.
