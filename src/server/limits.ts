@@ -12,6 +12,8 @@ import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
+import { byCategory } from '../core/call-count.js';
+import type { RateCategory } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
@@ -91,7 +93,27 @@ export function batchPlanOf(request: Request | undefined): BatchPlan | undefined
   return request ? batchPlans.get(request) : undefined;
 }
 
-export function operationLimitsPlugin(config: GatewayConfig): Plugin {
+/**
+ * The first tenant and category whose estimated calls exceed what one window of the upstream
+ * allows (UPSTREAM_RATE_LIMITS): such an operation can never be answered, so it is refused before
+ * admission. The undocumented category (the minimal listing) is counted where the budget learned it.
+ */
+function overWindow(estimates: Iterable<UpstreamEstimate>, limits: Readonly<Record<RateCategory, number>>, undocumentedAs: RateCategory) {
+  const sums = new Map<string, number>();
+  for (const estimate of estimates) {
+    for (const [tenant, count] of estimate.byTenant) {
+      for (const [category, n] of Object.entries(byCategory(count, undocumentedAs))) {
+        const key = `${category}\u0000${tenant ?? ''}`;
+        const sum = (sums.get(key) ?? 0) + n;
+        sums.set(key, sum);
+        if (sum > limits[category as RateCategory]) return { category: category as RateCategory, calls: sum, limit: limits[category as RateCategory] };
+      }
+    }
+  }
+  return null;
+}
+
+export function operationLimitsPlugin(config: GatewayConfig, undocumentedCategory: () => RateCategory = () => 'paginated'): Plugin {
   const { maxTokens } = config.limits;
   const maxCost = config.maxUpstreamCallsPerOperation;
   const settings = {
@@ -192,6 +214,12 @@ export function operationLimitsPlugin(config: GatewayConfig): Plugin {
       const batch = batchPlanOf(ctx.request);
       if (batch && batch.total > maxCost) {
         return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.size} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
+      }
+      const over = config.rateLimits && overWindow(batch ? batch.parts.values() : [found], config.rateLimits.defaults, undocumentedCategory());
+      if (over) {
+        const error = tooExpensive('upstreamCalls', over.calls, over.limit, `The ${batch ? 'batch' : 'operation'} could make about ${over.calls} ${over.category} upstream calls for one tenant; the inventory API allows ${over.limit} a window. Ask for fewer items or fewer nested fields.`);
+        error.extensions.category = over.category;
+        return stop(error);
       }
       return checks;
     },

@@ -123,9 +123,10 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
           ctx.session.addClaims(wants, as.shared);
         } else if (outcome.short.n > outcome.window.limit) {
           const { short, window } = outcome;
-          setResultAndStopExecution({
-            errors: [tooExpensive('upstreamCalls', short.n, window.limit, `The operation could make about ${short.n} ${short.category} upstream calls for tenant ${short.tenant}; the inventory API allows ${window.limit} a window. Ask for fewer items or fewer nested fields.`)],
-          });
+          // The upstream's own limit (learned from its headers) can be below UPSTREAM_RATE_LIMITS.
+          const error = tooExpensive('upstreamCalls', short.n, window.limit, `The operation could make about ${short.n} ${short.category} upstream calls for tenant ${short.tenant}; the inventory API allows ${window.limit} a window. Ask for fewer items or fewer nested fields.`);
+          error.extensions.category = short.category;
+          setResultAndStopExecution({ errors: [error] });
           return undefined;
         } else {
           const { short, window } = outcome;

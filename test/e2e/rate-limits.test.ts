@@ -177,4 +177,13 @@ describe('rate limits of the upstream (documented limits, gateway defaults)', ()
     expect(alone.body.errors).toBeUndefined();
     expect(h.simulator.stats().throttled).toBe(0);
   });
+
+  it('refuses an operation that one window can never cover, naming the category and its limit, before any call', async () => {
+    const { h, clock } = await documentedStack();
+    // 260 hosts with applications and availability: 520 other calls (the total, 521, is under MAX_UPSTREAM_CALLS).
+    const big = await post(h, DASHBOARD.replace('first: 100', 'first: 260'), { tenant: 'client_1', after: null, ...window24h(clock) });
+    expect(big.body.errors).toHaveLength(1);
+    expect(big.body.errors![0].extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', category: 'other', estimate: 520, limit: 500 });
+    expect(h.simulator.stats().totalCalls).toBe(0);
+  });
 });
