@@ -14,17 +14,16 @@ import { byCategory, type UpstreamEstimate } from '../core/call-count.js';
 import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import type { ClaimAs, RateBudget, Want } from '../upstream/rate-budget.js';
+import type { ClaimAs, Claimed, RateBudget, Want } from '../upstream/rate-budget.js';
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
 import { batchPlanOf, tooExpensive, type BatchPlan } from './limits.js';
-import type { ClaimOutcome } from '../upstream/rate-window.js';
 
 type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
 
 /** A batched request's claim: made once for all its operations; each takes its part, the rest goes back when the response is made. */
 interface BatchClaim {
-  outcome: Promise<ClaimOutcome>;
+  outcome: Promise<Claimed>;
   as: ClaimAs;
   parts: Map<GraphQLParams, Want[]>;
   taken: Set<GraphQLParams>;
@@ -33,13 +32,13 @@ interface BatchClaim {
 /** How often a claim blocked only by other operations' pending calls is tried again while it waits. */
 const CLAIM_RETRY_MS = 25;
 
-/** The estimate's calls per tenant and category (tenants known before execution only). */
+/** The estimate's calls per tenant and budgeted category (tenants known before execution only). */
 export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] {
   const wants: Want[] = [];
   for (const [tenant, count] of estimate.byTenant) {
     if (tenant === null) continue;
     for (const [category, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) {
-      if (n > 0) wants.push({ tenant, category: category as Want['category'], n });
+      if (n > 0 && budget.tracks(category as Want['category'])) wants.push({ tenant, category: category as Want['category'], n });
     }
   }
   return wants;
@@ -103,7 +102,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
         if (!outcome.ok) return;
         for (const [params, wants] of claim.parts) {
           if (claim.taken.has(params)) continue;
-          for (const want of wants) budget.refund(want.tenant, { category: want.category, ...claim.as }, want.n);
+          for (const want of wants) budget.refund(want.tenant, { category: want.category, shared: outcome.shared, caller: claim.as.caller }, want.n);
         }
       });
     },
@@ -120,7 +119,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
         const outcome = inBatch ? await inBatch.outcome : await claimWithin(budget, wants, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
         if (inBatch && outcome.ok) inBatch.taken.add(ctx.params!);
         if (outcome.ok) {
-          ctx.session.addClaims(wants, as.shared);
+          ctx.session.addClaims(wants, outcome.shared);
         } else if (outcome.short.n > outcome.window.limit) {
           const { short, window } = outcome;
           // The upstream's own limit (learned from its headers) can be below UPSTREAM_RATE_LIMITS.

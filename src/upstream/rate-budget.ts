@@ -148,25 +148,32 @@ export class RateBudget {
     return shared && this.redis?.available ? this.redis : this.local;
   }
 
-  /** Reserves all the wants for the caller or none; wants of categories not budgeted are left out. */
-  async claim(wants: readonly Want[], as: ClaimAs): Promise<ClaimOutcome> {
+  /**
+   * Reserves all the wants for the caller or none; wants of categories not budgeted are left out.
+   * A success says what it reserved and where: the calls are released there, and only those.
+   */
+  async claim(wants: readonly Want[], as: ClaimAs): Promise<Claimed> {
     const store = this.store(as.shared);
     const tracked = wants.filter((w) => w.n > 0 && this.tracks(w.category));
-    if (!store || tracked.length === 0) return { ok: true };
+    if (!store || tracked.length === 0) return { ok: true, reserved: [], shared: false };
+    this.replayReleases();
     const settings = this.settings!;
     const spender = { caller: as.caller, share: as.caller === BACKGROUND ? settings.backgroundShare : settings.callerShare };
+    const shared = store === this.redis;
     try {
-      return await store.claim(tracked, spender, this.nowS());
+      const outcome = await store.claim(tracked, spender, this.nowS());
+      return outcome.ok ? { ok: true, reserved: tracked, shared } : outcome;
     } catch {
       // Redis failed mid-way: this replica's own windows answer (the store is paused meanwhile).
-      return this.local!.claim(tracked, spender, this.nowS());
+      const outcome = this.local!.claim(tracked, spender, this.nowS());
+      return outcome.ok ? { ok: true, reserved: tracked, shared: false } : outcome;
     }
   }
 
   /** Reserved calls never sent go back. */
   refund(tenant: string, charge: Charge, n: number): void {
     if (n <= 0) return;
-    void this.apply(tenant, charge, n, true, null);
+    void this.apply(tenant, charge, n, true, null, false);
   }
 
   /**
@@ -193,7 +200,8 @@ export class RateBudget {
     const news = category && (announcement || closes) ? { category, announcement, throttled: closes } : null;
     if (category && closes) this.throttled[category]++;
     if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
-    if (charged || news) void this.apply(tenant, charged ?? { category: category ?? 'paginated', shared: true, caller: BACKGROUND }, charged ? 1 : 0, false, news);
+    // A refused credential's answer says nothing the fleet should keep (a guessed token writes nothing to Redis).
+    if (charged || news) void this.apply(tenant, charged, 1, status === 0, news, status !== 401 && status !== 403);
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
@@ -233,14 +241,47 @@ export class RateBudget {
     if (matching.length === 1) this.undocumentedAs = matching[0]!;
   }
 
-  private async apply(tenant: string, charged: Charge, n: number, unsent: boolean, news: News | null): Promise<void> {
-    const store = this.store(charged.shared);
-    if (!store) return;
-    try {
-      await store.settle(tenant, charged.category, n, charged.caller, unsent, news, this.nowS());
-    } catch {
-      this.local!.settle(tenant, charged.category, n, charged.caller, unsent, news, this.nowS());
+  /**
+   * Releases n calls where they were reserved (`charged`; null: none) and applies the news to this
+   * replica's windows and, when `shareNews`, to the fleet's. A release Redis could not take is
+   * kept and replayed once it is back (else the fleet would count the calls forever).
+   */
+  private async apply(tenant: string, charged: Charge | null, n: number, unsent: boolean, news: News | null, shareNews: boolean): Promise<void> {
+    const local = this.local;
+    if (!local) return;
+    const nowS = this.nowS();
+    const category = charged?.category ?? news?.category;
+    if (!category) return;
+    const caller = charged?.caller ?? BACKGROUND;
+    const localN = charged && !charged.shared ? n : 0;
+    if (localN > 0 || news) local.settle(tenant, category, localN, caller, unsent, news, nowS);
+    const redis = this.redis;
+    if (!redis) return;
+    const release = charged?.shared ? { tenant, category, n, caller, unsent } : null;
+    const sharedNews = shareNews ? news : null;
+    if (!release && !sharedNews) return;
+    if (!redis.available) {
+      if (release) this.keepRelease(release);
+      return;
     }
+    try {
+      await redis.settle(tenant, category, release?.n ?? 0, caller, unsent, sharedNews, nowS);
+    } catch {
+      if (release) this.keepRelease(release);
+    }
+  }
+
+  /** Releases Redis could not take (it was away): replayed once it is back, the oldest dropped past 10,000. */
+  private readonly unreleased: { tenant: string; category: RateCategory; n: number; caller: string; unsent: boolean }[] = [];
+
+  private keepRelease(release: (typeof this.unreleased)[number]): void {
+    this.unreleased.push(release);
+    if (this.unreleased.length > 10_000) this.unreleased.shift();
+  }
+
+  private replayReleases(): void {
+    if (this.unreleased.length === 0 || !this.redis?.available) return;
+    for (const r of this.unreleased.splice(0)) void this.apply(r.tenant, { category: r.category, shared: true, caller: r.caller }, r.n, r.unsent, null, false);
   }
 
   async window(tenant: string, category: RateCategory): Promise<RateWindow | null> {
@@ -271,6 +312,9 @@ export class RateBudget {
     return out;
   }
 }
+
+/** A claim's outcome: what was reserved (the wants of budgeted categories) and in which windows, or what did not fit. */
+export type Claimed = { ok: true; reserved: readonly Want[]; shared: boolean } | Extract<ClaimOutcome, { ok: false }>;
 
 /** Whom a claim reserves for: in the fleet's windows or this replica's, and which caller (BACKGROUND: background work). */
 export interface ClaimAs {

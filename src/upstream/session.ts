@@ -194,7 +194,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     }
     const as = this.claimAs(call.tenantId);
     return budget.claim([{ tenant: call.tenantId, category, n: 1 }], as).then((outcome) => {
-      if (outcome.ok) return { category, ...as };
+      if (outcome.ok) return { category, shared: outcome.shared, caller: as.caller };
       throw rateLimited(`The inventory API's budget of ${category} calls for tenant ${call.tenantId} is spent until its window resets`, budget.resetOf(outcome.window));
     });
   }
