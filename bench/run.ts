@@ -17,6 +17,7 @@ import { assembleGateway } from '../src/server/assemble.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { createTracing } from '../src/observability/tracing.js';
 import { startSimulatorProcess } from './simulator-process.js';
+import { rateLimitRow } from './rate-limits.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
@@ -43,6 +44,8 @@ const TABLE_SLICES = Number(args.get('slices') ?? 3);
 const ROUNDS = Number(args.get('rounds') ?? 3);
 /** --scenarios=b,c: only these of the table's scenarios (all by default). */
 const ONLY = args.get('scenarios')?.split(',');
+/** --rate-limits=only|false: the dashboard minute at the documented limits (bench/rate-limits.ts), last by default. */
+const RATE_LIMITS = args.get('rate-limits') ?? 'true';
 
 const median = (xs: number[]) => percentile(xs, 50);
 function percentile(xs: number[], p: number): number {
@@ -265,6 +268,7 @@ async function ownCostTable(simUrl: string, all: Scenario[], agent: Agent, log: 
 }
 
 async function main() {
+  if (RATE_LIMITS === 'only') return rateLimitRow((line) => console.log(line));
   const sim = await startSimulatorProcess();
   // The product's defaults (metrics on, tracing off, the response cache on), and the same
   // gateway with the cache off: the latter's ratio to the ideal client is the gateway's own cost.
@@ -389,6 +393,7 @@ async function main() {
   }
 
   await closeAll();
+  if (RATE_LIMITS !== 'false') await rateLimitRow(log);
 }
 
 await main();
