@@ -93,27 +93,37 @@ export function batchPlanOf(request: Request | undefined): BatchPlan | undefined
   return request ? batchPlans.get(request) : undefined;
 }
 
+/** What the limits read of the upstream's rate limits (src/upstream/rate-budget.ts). */
+export interface WindowLimits {
+  readonly undocumentedCategory: RateCategory;
+  /** A window's limit of the category as the upstream said it; null: not budgeted. */
+  windowLimit(category: RateCategory): number | null;
+}
+
 /**
- * The first tenant and category whose estimated calls exceed what one window of the upstream
- * allows (UPSTREAM_RATE_LIMITS): such an operation can never be answered, so it is refused before
- * admission. The undocumented category (the minimal listing) is counted where the budget learned it.
+ * The first tenant and budgeted category whose estimated calls exceed what one window of the
+ * upstream allows (its headers' limit, UPSTREAM_RATE_LIMITS until then): such an operation can
+ * never be answered, so it is refused before admission. The undocumented category (the minimal
+ * listing) is counted where the budget learned it.
  */
-function overWindow(estimates: Iterable<UpstreamEstimate>, limits: Readonly<Record<RateCategory, number>>, undocumentedAs: RateCategory) {
+function overWindow(estimates: Iterable<UpstreamEstimate>, windows: WindowLimits) {
   const sums = new Map<string, number>();
   for (const estimate of estimates) {
     for (const [tenant, count] of estimate.byTenant) {
-      for (const [category, n] of Object.entries(byCategory(count, undocumentedAs))) {
+      for (const [category, n] of Object.entries(byCategory(count, windows.undocumentedCategory)) as [RateCategory, number][]) {
+        const limit = windows.windowLimit(category);
+        if (limit === null) continue;
         const key = `${category}\u0000${tenant ?? ''}`;
         const sum = (sums.get(key) ?? 0) + n;
         sums.set(key, sum);
-        if (sum > limits[category as RateCategory]) return { category: category as RateCategory, calls: sum, limit: limits[category as RateCategory] };
+        if (sum > limit) return { category, calls: sum, limit };
       }
     }
   }
   return null;
 }
 
-export function operationLimitsPlugin(config: GatewayConfig, undocumentedCategory: () => RateCategory = () => 'paginated'): Plugin {
+export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimits | null = null): Plugin {
   const { maxTokens } = config.limits;
   const maxCost = config.maxUpstreamCallsPerOperation;
   const settings = {
@@ -215,7 +225,7 @@ export function operationLimitsPlugin(config: GatewayConfig, undocumentedCategor
       if (batch && batch.total > maxCost) {
         return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.size} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
       }
-      const over = config.rateLimits && overWindow(batch ? batch.parts.values() : [found], config.rateLimits.defaults, undocumentedCategory());
+      const over = windows && overWindow(batch ? batch.parts.values() : [found], windows);
       if (over) {
         const error = tooExpensive('upstreamCalls', over.calls, over.limit, `The ${batch ? 'batch' : 'operation'} could make about ${over.calls} ${over.category} upstream calls for one tenant; the inventory API allows ${over.limit} a window. Ask for fewer items or fewer nested fields.`);
         error.extensions.category = over.category;

@@ -18,6 +18,7 @@ import type { ClaimAs, Claimed, RateBudget, Want } from '../upstream/rate-budget
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
 import { batchPlanOf, tooExpensive, type BatchPlan } from './limits.js';
+import { operationOf } from '../schema/document-walk.js';
 
 type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
 
@@ -31,6 +32,8 @@ interface BatchClaim {
 
 /** How often a claim blocked only by other operations' pending calls is tried again while it waits. */
 const CLAIM_RETRY_MS = 25;
+/** The pause between tries grows to this (each try is a Redis script with REDIS_URL). */
+const CLAIM_RETRY_MAX_MS = 200;
 
 /** The estimate's calls per tenant and budgeted category (tenants known before execution only). */
 export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] {
@@ -50,11 +53,11 @@ export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] 
  */
 async function claimWithin(budget: RateBudget, wants: Want[], as: ClaimAs, waitMs: number, signal: AbortSignal | undefined) {
   const until = Date.now() + waitMs;
-  for (;;) {
+  for (let pause = CLAIM_RETRY_MS; ; pause = Math.min(CLAIM_RETRY_MAX_MS, pause * 2)) {
     const outcome = await budget.claim(wants, as);
     // Refused by the caller's share, or by the upstream's own figure: waiting would not help.
-    if (outcome.ok || outcome.byShare || outcome.window.remaining < outcome.short.n || Date.now() + CLAIM_RETRY_MS > until || signal?.aborted) return outcome;
-    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
+    if (outcome.ok || outcome.byShare || outcome.window.remaining < outcome.short.n || Date.now() + pause > until || signal?.aborted) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
@@ -136,9 +139,11 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
           cacheOnly = true;
         }
       }
+      // A mutation whose update went through must say so: its errors are not merged into one refusal.
+      const mutation = operationOf(args.document, args.operationName)?.operation === 'mutation';
       return {
         onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in Object(result)) return;
+          if (Symbol.asyncIterator in Object(result) || mutation) return;
           const single = result as { data?: unknown; errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> };
           const refusal = asOneRefusal(single.errors);
           if (refusal) {

@@ -262,7 +262,7 @@ export function createGateway({
       // A cross-site form post must carry a header that browsers only send after a CORS preflight.
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
-      operationLimitsPlugin(config, () => client.budget.undocumentedCategory),
+      operationLimitsPlugin(config, client.budget),
       // INTROSPECTION off: `_service` only with the federation secret, no schema names in error messages.
       schemaExposurePlugin(config),
       // @live: before admission, which leaves live operations to it (they claim slots per execution).

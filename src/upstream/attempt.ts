@@ -75,6 +75,14 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   if (scope.dispatched >= budget) {
     throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
   }
+  // What may throw is done before the call takes its place in the window (a place taken is given back or settled).
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (authorization) headers.authorization = authorization;
+  let payload: string | undefined;
+  if (call.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(call.body);
+  }
   let charged = scope.spend(call);
   if (charged instanceof Promise) charged = await charged;
   const permit = breaker.acquire();
@@ -91,13 +99,6 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   // then be sent with no time left.
   const remaining = Math.max(1, scope.deadline - parts.now());
   const timeout = Math.min(settings.upstreamTimeoutMs, remaining + DEADLINE_BACKSTOP_MS);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (authorization) headers.authorization = authorization;
-  let payload: string | undefined;
-  if (call.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(call.body);
-  }
   const span = tracing?.tracer.startSpan(`${call.method} ${call.route}`, {
     kind: SpanKind.CLIENT,
     attributes: {
@@ -120,6 +121,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   let status = 0;
   let retryAfter: string | string[] | undefined;
   let rateLimit: RateLimitHeaders | null = null;
+  let unsent = false;
   try {
     const answer = await dispatchText(parts.dispatcher, {
       origin: parts.origin,
@@ -138,13 +140,14 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     // Our own abort (deadline, disconnect) says nothing about the upstream.
     if (scope.signal.aborted) breaker.release(permit);
     else breaker.failure(permit);
+    unsent = NOT_SENT_CODES.has((error as { code?: string }).code ?? '');
     if (span) {
       span.setAttribute('error.type', (error as { code?: string }).code ?? (error as Error).name ?? 'Error');
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
     throw error;
   } finally {
-    parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closesWindow(status, rateLimit, retryAfter));
+    parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closesWindow(status, rateLimit, retryAfter), unsent);
     const ms = parts.now() - started;
     scope.stats.recordCall(call.route, ms);
     metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);

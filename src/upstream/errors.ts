@@ -24,6 +24,13 @@ export class UpstreamError extends GraphQLError {
    * out): it says nothing about the upstream, so operations sharing the call try on their own.
    */
   local = false;
+
+  /**
+   * The gateway's own rate-limit budget refused the call (nothing was sent): not an upstream
+   * failure (no failure log, no breaker), and an operation sharing the call may be covered by its
+   * own claim, so it calls on its own. The cache may still answer it stale.
+   */
+  budgetRefusal = false;
 }
 
 /** An UpstreamError about the operation itself, not the upstream (see UpstreamError.local). */
@@ -55,6 +62,7 @@ export class UpstreamNotFound extends UpstreamError {
  */
 export function rateLimited(message: string, reset: ResetTime, status: number | null = null): UpstreamError {
   const error = new UpstreamError(message, 'RATE_LIMITED', status, false, status === null, reset.untilMs);
+  error.budgetRefusal = status === null;
   error.extensions.retryAfter = Math.max(1, Math.ceil(reset.untilMs / 1000));
   error.extensions.resetAt = new Date(reset.atMs).toISOString();
   return error;

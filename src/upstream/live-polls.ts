@@ -72,9 +72,10 @@ interface Poller {
   /** Since when the upstream fails for this read, or null. */
   failingSince: number | null;
   polling: boolean;
-  /** The read's period at rest, and the budget its polls count against (null: none). */
+  /** The read's period at rest, the budget its polls count against (null: none) and the polls per window it adds there. */
   basePeriodMs: number;
   budgetKey: string | null;
+  demand: number;
 }
 
 /** The "hash" of an answer that says the record is gone. */
@@ -121,9 +122,9 @@ export class LivePolls {
       const budget = this.options.backgroundBudget?.(target.read.tenantId, target.read.route) ?? null;
       const poller: Poller = {
         target, readers: 1, hash: contentHash(target.value), timer: undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false,
-        basePeriodMs, budgetKey: budget?.key ?? null,
+        basePeriodMs, budgetKey: budget?.key ?? null, demand: budget ? budget.windowMs / basePeriodMs : 0,
       };
-      if (budget) this.demand.set(budget.key, (this.demand.get(budget.key) ?? 0) + budget.windowMs / basePeriodMs);
+      if (budget) this.demand.set(budget.key, (this.demand.get(budget.key) ?? 0) + poller.demand);
       // The reader's value is only the baseline: the poller does not hold it.
       target.value = undefined;
       this.pollers.set(target.key, poller);
@@ -140,7 +141,7 @@ export class LivePolls {
       clearTimeout(poller.timer);
       this.pollers.delete(key);
       if (poller.budgetKey !== null) {
-        const left = (this.demand.get(poller.budgetKey) ?? 0) - 1 / poller.basePeriodMs * (this.options.backgroundBudget?.(poller.target.read.tenantId, poller.target.read.route)?.windowMs ?? 0);
+        const left = (this.demand.get(poller.budgetKey) ?? 0) - poller.demand;
         if (left > 1e-9) this.demand.set(poller.budgetKey, left);
         else this.demand.delete(poller.budgetKey);
       }
@@ -164,19 +165,20 @@ export class LivePolls {
     return poller.basePeriodMs * Math.max(1, (this.demand.get(budget.key) ?? 0) / planned);
   }
 
-  /** For the payloads of the reads' readers: the longest period they are polled at, and the oldest answer's age. */
+  /**
+   * For the payloads of the reads' readers: how often the data that changes most is polled (the
+   * reads of the shortest period at rest, e.g. a summary's counts, not its hourly resource types)
+   * and the age of the oldest of their answers.
+   */
   freshness(keys: Iterable<string>): { periodMs: number; ageMs: number } | null {
-    let periodMs = 0;
-    let ageMs = 0;
-    let any = false;
-    for (const key of keys) {
-      const poller = this.pollers.get(key);
-      if (!poller) continue;
-      any = true;
-      periodMs = Math.max(periodMs, this.periodOf(poller));
-      ageMs = Math.max(ageMs, this.now() - poller.answeredAt);
-    }
-    return any ? { periodMs, ageMs } : null;
+    const pollers = [...keys].map((key) => this.pollers.get(key)).filter((p): p is Poller => p !== undefined);
+    if (pollers.length === 0) return null;
+    const base = Math.min(...pollers.map((p) => p.basePeriodMs));
+    const volatile = pollers.filter((p) => p.basePeriodMs === base);
+    return {
+      periodMs: Math.max(...volatile.map((p) => this.periodOf(p))),
+      ageMs: Math.max(...volatile.map((p) => this.now() - p.answeredAt)),
+    };
   }
 
   /** Stops every poller (shutdown). */

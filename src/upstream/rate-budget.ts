@@ -133,6 +133,11 @@ export class RateBudget {
     return { key: keyOf(tenant, category), callsPerWindow: Math.floor(this.limits[category] * this.settings.backgroundShare), windowMs: this.settings.windowS * 1000 };
   }
 
+  /** A window's limit of the category as the upstream last said it (the setting until then); null: not budgeted. */
+  windowLimit(category: RateCategory): number | null {
+    return this.tracks(category) ? this.limits[category] : null;
+  }
+
   /** Whether calls of this category are budgeted. */
   tracks(category: RateCategory): boolean {
     return this.local !== null && !this.silent.has(category);
@@ -180,12 +185,18 @@ export class RateBudget {
    * An answer of the route arrived (or the call failed without one: status 0): its reserved call
    * is released and its headers update the window of the category they describe; `closes`: a 429
    * of the upstream's throttle, which closes that window until its reset.
-   * `charged`: where the call was reserved (null: it was not).
+   * `charged`: where the call was reserved (null: it was not); `unsent`: the call provably never left
+   * (its place goes back to the caller's share too).
    */
-  settle(tenant: string, route: RouteName, charged: Charge | null, headers: RateLimitHeaders | null, status: number, closes: boolean): void {
+  settle(tenant: string, route: RouteName, charged: Charge | null, headers: RateLimitHeaders | null, status: number, closes: boolean, unsent = false): void {
     if (!this.local) return;
     const raw = headers ? announcementOf(headers.limit, headers.remaining, headers.reset) : null;
-    const announcement = raw && raw.reset < 1_000_000_000 ? { ...raw, reset: Math.ceil(this.nowS()) + raw.reset } : raw;
+    // Seconds from now rather than an epoch time are read as such; a reset beyond two windows (an
+    // epoch in milliseconds, a clock far ahead) would close a window for good: it is cut to one.
+    const nowS = Math.ceil(this.nowS());
+    const windowS = this.settings?.windowS ?? 60;
+    const reset = raw ? (raw.reset < 1_000_000_000 ? nowS + raw.reset : raw.reset > nowS + 2 * windowS ? nowS + windowS : raw.reset) : 0;
+    const announcement = raw ? { ...raw, reset } : null;
     const budget = ROUTES[route].budget;
     if (budget === 'undocumented' && announcement) this.learnUndocumented(announcement);
     const category = budget === 'undocumented' ? this.undocumentedAs : budget;
@@ -201,7 +212,7 @@ export class RateBudget {
     if (category && closes) this.throttled[category]++;
     if (category && announcement) this.hear(tenant, category, closes ? { ...announcement, remaining: 0 } : announcement);
     // A refused credential's answer says nothing the fleet should keep (a guessed token writes nothing to Redis).
-    if (charged || news) void this.apply(tenant, charged, 1, status === 0, news, status !== 401 && status !== 403);
+    if (charged || news) void this.apply(tenant, charged, 1, unsent, news, status !== 401 && status !== 403);
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {

@@ -329,8 +329,9 @@ export class ResponseCache {
       } catch (error) {
         // A leader's call that settled has left the map (forget, below, runs first). Still there:
         // the failure is this operation's own stop. Gone with a local error: the leader's client
-        // left, or its deadline or budget ran out, which says nothing of the upstream: call again.
-        if (!(error instanceof UpstreamError && error.local) || this.inFlight.get(key) === pending) throw error;
+        // left, or its deadline or budget ran out, or the rate-limit budget refused its call (this
+        // operation's claim may cover it), which says nothing of the upstream: call again.
+        if (!(error instanceof UpstreamError && (error.local || error.budgetRefusal)) || this.inFlight.get(key) === pending) throw error;
       }
     }
     io.miss();

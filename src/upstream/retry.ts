@@ -67,7 +67,8 @@ export async function sendWithRetries(parts: UpstreamParts, scope: RetryScope, c
       }
       reason = retryReason(error);
       const fail = (gaveUp: GaveUp): UpstreamError => {
-        if (error.code !== 'NOT_FOUND' && error.code !== 'CLIENT_CLOSED_REQUEST') parts.failures.note(call.route, error, retry + 1, gaveUp);
+        // The budget's own refusals never reached the upstream: they are not its failures.
+        if (error.code !== 'NOT_FOUND' && error.code !== 'CLIENT_CLOSED_REQUEST' && !error.budgetRefusal) parts.failures.note(call.route, error, retry + 1, gaveUp);
         return error;
       };
       if (!(error.retryable && (idempotent || error.notSent))) throw fail(error instanceof CircuitOpenError ? 'circuit-open' : 'not-retryable');

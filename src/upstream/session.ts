@@ -201,7 +201,9 @@ export class InventorySession implements RetryScope, CachedReadScope {
 
   /** A call that spent its place and was not sent after all gives it back (returned with the claims when the operation ends). */
   unspend(call: Call, charge: Charge): void {
-    this.addClaims([{ tenant: call.tenantId, category: charge.category, n: 1 }], charge.shared);
+    // A closed session refunds nothing later: its place goes back now.
+    if (this.closed) this.parts.budget.refund(call.tenantId, charge, 1);
+    else this.addClaims([{ tenant: call.tenantId, category: charge.category, n: 1 }], charge.shared);
   }
 
   /** Why no more upstream calls may start for this operation, or null. */
