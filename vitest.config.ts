@@ -29,7 +29,7 @@ const LOAD_TESTS = [
  * which left a 20 s file for the end (the suite then took 154 s instead of 146 s). Reordered after issue 23 (the property test and live-robustness grew): 150 s -> 147 s.
  */
 const LONGEST_FIRST = [
-  // Real time: 50 live tiles observed for three minutes (mostly waiting), so it starts first.
+  // Real time: 50 live tiles observed for 85 s (mostly waiting), so it starts first.
   'test/e2e/rate-limits-live.test.ts',
   'test/e2e/live-queries.test.ts',
   // rotation's drain check races a signal forwarded by npm: it starts beside files that mostly
