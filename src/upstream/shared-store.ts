@@ -7,6 +7,7 @@
  * time out after REDIS_TIMEOUT_MS; after a failure the store counts as unavailable for a short
  * pause (callers use their in-process state), the outage is logged once, and the recovery too.
  */
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 
@@ -125,8 +126,21 @@ export class RedisStore implements SharedStore {
     return this.guard(this.redis.get(key));
   }
 
-  runScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    // ioredis prefixes the KEYS of EVAL with keyPrefix like any other key.
+  /** The SHA-1 of each script run: sent as EVALSHA, the script's text only when Redis does not know it (NOSCRIPT). */
+  private readonly scriptShas = new Map<string, string>();
+
+  async runScript(script: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+    let sha = this.scriptShas.get(script);
+    if (!sha) this.scriptShas.set(script, (sha = createHash('sha1').update(script).digest('hex')));
+    // ioredis prefixes the KEYS of EVAL and EVALSHA with keyPrefix like any other key.
+    try {
+      return await this.redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!/NOSCRIPT/.test((error as Error).message)) {
+        this.failed(error as Error);
+        throw error;
+      }
+    }
     return this.guard(this.redis.eval(script, keys.length, ...keys, ...args));
   }
 
