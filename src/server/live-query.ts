@@ -30,6 +30,7 @@ import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { InventoryClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
+import { oneRateLimitRefusal } from './rate-limits.js';
 import type { UpstreamRead } from '../upstream/session.js';
 import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
@@ -318,6 +319,15 @@ export class LiveQueries {
     const previous = operation.reads;
     // Superseded while it ran (a newer wake-up): the newer run's reads and result count, not these.
     if (!this.open.has(operation) || call !== operation.runs) return result;
+    // Never half an answer: a run the rate limit cut short leaves the viewer its last whole result
+    // (tried again at the window's reset), or, the first time, says so in one error.
+    const refusal = oneRateLimitRefusal(result.errors);
+    if (refusal && operation.last) {
+      (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
+      setTimeout(() => void this.store.invalidate(operation.id), Number(refusal.extensions.retryAfter) * 1000).unref();
+      return operation.last.result;
+    }
+    if (refusal) result = { errors: [refusal] };
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());

@@ -72,7 +72,7 @@ export function operationRateLimited(retryAfter: number, resetAt: string | undef
 }
 
 /** A result's RATE_LIMITED errors as one for the whole operation, or null when it has none. */
-function asOneRefusal(errors: readonly GraphQLError[] | undefined): GraphQLError | null {
+export function oneRateLimitRefusal(errors: readonly GraphQLError[] | undefined): GraphQLError | null {
   const limited = errors?.filter((e) => e.extensions?.code === 'RATE_LIMITED') ?? [];
   if (limited.length === 0) return null;
   const retryAfter = Math.max(...limited.map((e) => Number(e.extensions.retryAfter) || 1));
@@ -145,7 +145,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in Object(result) || mutation) return;
           const single = result as { data?: unknown; errors?: readonly GraphQLError[]; extensions?: Record<string, unknown> };
-          const refusal = asOneRefusal(single.errors);
+          const refusal = oneRateLimitRefusal(single.errors);
           if (refusal) {
             metrics?.rateLimitedOperation('refused');
             setResult({ errors: [refusal] } as never);

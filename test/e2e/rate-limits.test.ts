@@ -5,6 +5,7 @@
  * tenant's budget; what the budget cannot cover is answered whole from the cache or refused
  * whole, and the upstream never answers 429.
  */
+import { createClient } from 'graphql-sse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 
@@ -185,5 +186,25 @@ describe('rate limits of the upstream (documented limits, gateway defaults)', ()
     expect(big.body.errors).toHaveLength(1);
     expect(big.body.errors![0].extensions).toMatchObject({ code: 'OPERATION_TOO_EXPENSIVE', limitKind: 'upstreamCalls', category: 'other', estimate: 520, limit: 500 });
     expect(h.simulator.stats().totalCalls).toBe(0);
+  });
+
+  it('answers a live query the budget cannot cover with one RATE_LIMITED error, not field errors', async () => {
+    const { h } = await documentedStack();
+    for (let i = 1; i <= 50; i++) await (await fetch(`${h.simulator.url}/api/v2/tenants/client_1/resources/search?pageNo=${i}&pageSize=1`)).arrayBuffer();
+    const sse = createClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+    const first = await new Promise<{ data?: unknown; errors?: { extensions: Record<string, unknown> }[] }>((resolve, reject) => {
+      const stop = sse.subscribe({ query: `query Tile @live { tenant(id: "client_1") { id resources(first: 5) { nodes { id } } } }` }, {
+        next: (payload) => {
+          stop();
+          resolve(payload as never);
+        },
+        error: reject,
+        complete: () => undefined,
+      });
+    });
+    expect(first.data ?? null).toBeNull();
+    expect(first.errors).toHaveLength(1);
+    expect(first.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', upstreamStatus: 429 });
+    expect(first.errors![0]!.extensions.retryAfter).toBeGreaterThan(0);
   });
 });
