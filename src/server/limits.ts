@@ -9,7 +9,7 @@ import {
   GraphQLError, NoSchemaIntrospectionCustomRule, parse, type DocumentNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
+import { bareHash, type GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
 import { byCategory } from '../core/call-count.js';
@@ -82,8 +82,16 @@ type ExecuteHooks = Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>
 export interface BatchPlan {
   /** Upstream calls of all the operations. */
   total: number;
-  /** Each operation's estimate, by its parameters (Yoga's context carries them). */
-  parts: Map<GraphQLParams, UpstreamEstimate>;
+  /**
+   * Each operation's estimate, with the key of its parameters (Yoga's context carries them; a
+   * persisted-operations plugin replaces the object, so they are matched by what they ask).
+   */
+  parts: { key: string; estimate: UpstreamEstimate }[];
+}
+
+/** What an operation of a batch asks: its name, document and variables. */
+export function paramsKey(params: GraphQLParams): string {
+  return `${params.operationName ?? ''}\u0000${params.query ?? ''}\u0000${JSON.stringify(params.variables ?? {})}`;
 }
 
 const batchPlans = new WeakMap<Request, BatchPlan>();
@@ -152,18 +160,21 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
     return result;
   };
   const planBatch = (batch: GraphQLParams[]): BatchPlan => {
-    const parts = new Map<GraphQLParams, UpstreamEstimate>();
+    const parts: BatchPlan['parts'] = [];
     let total = 0;
-    for (const params of batch) {
-      if (typeof params.query !== 'string') continue;
+    for (const sent of batch) {
+      // With TRUSTED_DOCUMENTS an operation is sent by hash: its document is the manifest's.
+      const hash = (sent.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
+      const query = typeof sent.query === 'string' ? sent.query : typeof hash === 'string' ? config.trustedDocuments?.get(bareHash(hash)) : undefined;
+      if (query === undefined) continue;
       let document: DocumentNode;
       try {
-        document = parse(params.query, { maxTokens });
+        document = parse(query, { maxTokens });
       } catch {
         continue; // refused at its own parse, with its own error
       }
-      const found = estimate(document, params.operationName, (params.variables ?? {}) as Record<string, unknown>);
-      parts.set(params, found);
+      const found = estimate(document, sent.operationName, (sent.variables ?? {}) as Record<string, unknown>);
+      parts.push({ key: paramsKey({ ...sent, query }), estimate: found });
       total += found.estimate;
     }
     return { total, parts };
@@ -223,9 +234,9 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
       if (calls > maxCost) return stop(overLimit(calls));
       const batch = batchPlanOf(ctx.request);
       if (batch && batch.total > maxCost) {
-        return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.size} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
+        return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.length} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
       }
-      const over = windows && overWindow(batch ? batch.parts.values() : [found], windows);
+      const over = windows && overWindow(batch ? batch.parts.map((p) => p.estimate) : [found], windows);
       if (over) {
         const error = tooExpensive('upstreamCalls', over.calls, over.limit, `The ${batch ? 'batch' : 'operation'} could make about ${over.calls} ${over.category} upstream calls for one tenant; the inventory API allows ${over.limit} a window. Ask for fewer items or fewer nested fields.`);
         error.extensions.category = over.category;

@@ -17,7 +17,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { ClaimAs, Claimed, RateBudget, Want } from '../upstream/rate-budget.js';
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
-import { batchPlanOf, tooExpensive, type BatchPlan } from './limits.js';
+import { batchPlanOf, paramsKey, tooExpensive, type BatchPlan } from './limits.js';
 import { operationOf } from '../schema/document-walk.js';
 
 type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
@@ -26,8 +26,8 @@ type RequestContext = GatewayContext & { request?: Request; params?: GraphQLPara
 interface BatchClaim {
   outcome: Promise<Claimed>;
   as: ClaimAs;
-  parts: Map<GraphQLParams, Want[]>;
-  taken: Set<GraphQLParams>;
+  /** Each operation's wants; `picked`: an operation of the request took this part; `used`: its claims were added. */
+  parts: { key: string; wants: Want[]; picked: boolean; used: boolean }[];
 }
 
 /** How often a claim blocked only by other operations' pending calls is tried again while it waits. */
@@ -88,10 +88,10 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
   const batchClaimOf = (batch: BatchPlan, ctx: RequestContext): BatchClaim => {
     let claim = batchClaims.get(batch);
     if (!claim) {
-      const parts = new Map([...batch.parts].map(([params, estimate]) => [params, wantsOf(estimate, budget)] as const));
-      const all = [...parts.values()].flat();
+      const parts = batch.parts.map(({ key, estimate }) => ({ key, wants: wantsOf(estimate, budget), picked: false, used: false }));
+      const all = parts.flatMap((p) => p.wants);
       const as = { shared: all.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
-      claim = { outcome: claimWithin(budget, all, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), as, parts, taken: new Set() };
+      claim = { outcome: claimWithin(budget, all, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), as, parts };
       batchClaims.set(batch, claim);
     }
     return claim;
@@ -103,9 +103,9 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
       if (!claim) return;
       void claim.outcome.then((outcome) => {
         if (!outcome.ok) return;
-        for (const [params, wants] of claim.parts) {
-          if (claim.taken.has(params)) continue;
-          for (const want of wants) budget.refund(want.tenant, { category: want.category, shared: outcome.shared, caller: claim.as.caller }, want.n);
+        for (const part of claim.parts) {
+          if (part.used) continue;
+          for (const want of part.wants) budget.refund(want.tenant, { category: want.category, shared: outcome.shared, caller: claim.as.caller }, want.n);
         }
       });
     },
@@ -113,14 +113,18 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
       const ctx = args.contextValue as unknown as RequestContext;
       if (!budget.settings || ctx.liveOperation) return undefined;
       const batch = batchPlanOf(ctx.request);
-      const inBatch = batch && ctx.params && batch.parts.has(ctx.params) ? batchClaimOf(batch, ctx) : null;
-      const wants = inBatch ? inBatch.parts.get(ctx.params!)! : ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
+      const inBatch = batch && ctx.params ? batchClaimOf(batch, ctx) : null;
+      // This operation's part of the batch, taken at once (two alike operations take one part each).
+      const key = ctx.params ? paramsKey(ctx.params) : '';
+      const part = inBatch?.parts.find((p) => !p.picked && p.key === key);
+      if (part) part.picked = true;
+      const wants = part ? part.wants : ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
       let cacheOnly = false;
       if (wants.length > 0) {
-        const as = inBatch ? inBatch.as : { shared: wants.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
+        const as = part ? inBatch!.as : { shared: wants.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
         // A batch is judged as a whole: its operations run on its one claim, or all on the cache alone.
-        const outcome = inBatch ? await inBatch.outcome : await claimWithin(budget, wants, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
-        if (inBatch && outcome.ok) inBatch.taken.add(ctx.params!);
+        const outcome = part ? await inBatch!.outcome : await claimWithin(budget, wants, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
+        if (part && outcome.ok) part.used = true;
         if (outcome.ok) {
           ctx.session.addClaims(wants, outcome.shared);
         } else if (outcome.short.n > outcome.window.limit) {

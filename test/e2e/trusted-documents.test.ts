@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ResourcePageDocument } from '../__generated__/graphql.js';
+import { NestedPageDocument, ResourcePageDocument } from '../__generated__/graphql.js';
 import { loadConfig } from '../../src/config.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 
@@ -81,5 +81,18 @@ describe('TRUSTED_DOCUMENTS', () => {
   it('is off by default, and a bad manifest stops start-up naming the setting', () => {
     expect(loadConfig({}).trustedDocuments).toBeNull();
     expect(() => loadConfig({ TRUSTED_DOCUMENTS: 'no/such/manifest.json' })).toThrow(/^TRUSTED_DOCUMENTS must name a persisted-documents manifest: cannot read/);
+  });
+
+  it('judges a batch of trusted documents as a whole: together over MAX_UPSTREAM_CALLS, refused with no upstream call', async () => {
+    const nested = (NestedPageDocument as unknown as { __meta__: { hash: string } }).__meta__.hash.replace('sha256:', '');
+    const page = (day: number) => ({
+      extensions: persisted(nested),
+      variables: { tenant: 'client_1', first: 100, from: new Date(Date.now() - (day + 1) * 86_400_000).toISOString(), to: new Date(Date.now() - day * 86_400_000).toISOString() },
+    });
+    // Three pages of 201 calls each: each under the limit (575), not together.
+    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify([page(1), page(2), page(3)]) });
+    const answers = (await response.json()) as { errors?: { extensions: Record<string, unknown> }[] }[];
+    expect(answers.map((a) => a.errors?.[0]?.extensions)).toEqual(Array(3).fill(expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', estimate: 603, limit: 575 })));
+    expect(h.simulator.stats().totalCalls).toBe(0);
   });
 });
