@@ -296,6 +296,8 @@ export class LiveQueries {
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const parts = operationParts({ client, config, logger }, {
       authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller,
+      // Reads the viewers' pollers keep fresh are fresh for the period the viewers were told.
+      polledEvery: (path) => this.polls.freshForMs(LivePolls.keyOf(credential, path)),
       onRead: (read, value, path) => {
         const key = LivePolls.keyOf(credential, path);
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });

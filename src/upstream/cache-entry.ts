@@ -20,6 +20,11 @@ export interface CacheRequest {
   windowEnd?: number;
   /** The scope is the caller's own credential (passthrough): served only while it is proven. */
   credential?: boolean;
+  /**
+   * A live query's re-run: its read is polled this often (ms), and the poller keeps the entry as
+   * fresh as the viewers were told; an entry this young is fresh to it whatever the route's TTL.
+   */
+  polledEveryMs?: number;
 }
 
 /** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the tenant's rate-limit budget could not cover the read. */

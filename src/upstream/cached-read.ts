@@ -25,12 +25,14 @@ export interface CachedReadScope {
   waitFor<T>(pending: Promise<T>, call: Call): Promise<T>;
   /** Tenants for which the upstream accepted this operation's credential during the operation. */
   readonly provenTenants: Set<string>;
+  /** A live query's re-run: how often a read's path is polled (ms), when it is. */
+  polledEvery?(path: string): number | undefined;
 }
 
 function cacheRequest(scope: CachedReadScope, call: Call): CacheRequest {
   return {
     route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: call.path, scope: scope.cacheScope,
-    windowEnd: call.windowEnd, credential: scope.credentialScope,
+    windowEnd: call.windowEnd, credential: scope.credentialScope, polledEveryMs: scope.polledEvery?.(call.path),
   };
 }
 

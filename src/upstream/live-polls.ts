@@ -27,6 +27,9 @@ const MAX_BACKOFF = 8;
 /** The part of the background's share of a window that polls may plan to use (the rest: cache refreshes, timing). */
 const POLL_SHARE = 0.8;
 
+/** What a poll's answer may take, on top of its period, before its entry counts as late. */
+const POLL_ANSWER_MS = 2_000;
+
 /** What a tenant's window of one category allows background work: its key and its calls per window. */
 export interface BackgroundBudget {
   key: string;
@@ -163,6 +166,15 @@ export class LivePolls {
     if (!budget) return poller.basePeriodMs;
     const planned = Math.max(1, Math.floor(budget.callsPerWindow * POLL_SHARE));
     return poller.basePeriodMs * Math.max(1, (this.demand.get(budget.key) ?? 0) / planned);
+  }
+
+  /**
+   * How long a re-run of the read's viewers may take its cache entry as fresh: the period it is
+   * polled at, and a little for the poll's own answer (undefined: the read is not polled).
+   */
+  freshForMs(key: string): number | undefined {
+    const poller = this.pollers.get(key);
+    return poller && poller.failingSince === null ? this.periodOf(poller) + POLL_ANSWER_MS : undefined;
   }
 
   /**

@@ -104,7 +104,7 @@ export class ResponseCache {
       const { key, generational } = await this.keyOf(request);
       const entry = await this.lookup(key, generational);
       const now = this.now();
-      if (entry && !proving && now < entry.freshUntil) {
+      if (entry && !proving && (now < entry.freshUntil || now < entry.storedAt + (request.polledEveryMs ?? 0))) {
         io.hit();
         this.count(request.route, 'hit');
         return entry.value;

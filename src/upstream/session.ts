@@ -30,6 +30,8 @@ export interface SessionOptions {
   onRead?: (read: UpstreamRead, value: unknown, path: string) => void;
   /** Whose share of the tenants' rate-limit windows the calls spend (budgetCaller; BACKGROUND: background work). */
   caller?: string;
+  /** A live query's re-run: how often a read's path is polled (ms); the cache keeps its entry fresh that long. */
+  polledEvery?: (path: string) => number | undefined;
 }
 
 /** A read as a live query's poller repeats it (src/upstream/live-polls.ts). */
@@ -77,6 +79,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
   readonly credentialRefused?: (tenantId: string, status: 401 | 403) => Promise<void>;
   private readonly onRead: SessionOptions['onRead'];
   readonly caller: string;
+  readonly polledEvery: ((path: string) => number | undefined) | undefined;
   /** Calls claimed of the tenants' rate-limit windows before the operation ran and not sent yet, by category and tenant. */
   private readonly claims = new Map<string, { tenant: string; charge: Charge; n: number }>();
   /** Set when the budget could not cover the operation: it may answer only from the cache, and this is each call's refusal. */
@@ -89,6 +92,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
     this.trace = options.trace;
     this.onRead = options.onRead;
     this.caller = options.caller ?? 'gateway';
+    this.polledEvery = options.polledEvery;
     this.deadline = parts.now() + settings.operationTimeoutMs;
     this.signal = this.controller.signal;
     // Queued upstream calls listen on this signal; dozens at once are expected.

@@ -100,3 +100,32 @@ describe('live tiles are background work (documented limits, gateway defaults)',
     console.info(`50 live tiles over ${OBSERVE_MS / 1000} s: stated period ${stated} s, ${person.length} person pages, calls paginated ${client1.paginated.calls}, other ${client1.other.calls}`);
   });
 });
+
+describe('a live re-run takes the entries its pollers keep as fresh as the viewers were told', () => {
+  it('answers a polled read from the cache past its TTL for the poll period, where another reader goes upstream', async () => {
+    let now = Date.UTC(2026, 10, 26, 12, 0, 5);
+    const fleet = await startHarness({ clock: () => now });
+    try {
+      const query = { pageNo: 1, pageSize: 5 };
+      const read = async (polledEvery?: number) => {
+        const session = fleet.client.session({ authorization: null, ...(polledEvery ? { polledEvery: () => polledEvery } : {}) });
+        try {
+          return await session.search('client_1', query);
+        } finally {
+          session.close();
+        }
+      };
+      const first = await read();
+      // 20 s later: past the search's TTL (5 s) and stale-while-revalidate (10 s).
+      now += 20_000;
+      const calls = fleet.simulator.stats().calls.search;
+      expect(await read(38_000)).toEqual(first);
+      expect(fleet.simulator.stats().calls.search).toBe(calls);
+      await read();
+      expect(fleet.simulator.stats().calls.search).toBe(calls! + 1);
+    } finally {
+      await fleet.close();
+    }
+  });
+});
+
