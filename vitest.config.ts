@@ -32,6 +32,7 @@ const LONGEST_FIRST = [
   // Real time: 50 live tiles observed for 85 s (mostly waiting), so it starts first.
   'test/e2e/rate-limits-live.test.ts',
   'test/e2e/live-queries.test.ts',
+  'test/e2e/rate-limits-fleet.test.ts',
   // rotation's drain check races a signal forwarded by npm: it starts beside files that mostly
   // wait (live-queries, retries, process), not beside the CPU-bound property test.
   'test/e2e/rotation.test.ts',
