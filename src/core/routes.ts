@@ -21,6 +21,12 @@ export interface RouteSpec {
    * `undocumented`: the platform does not say, so the gateway learns it from the answers' headers.
    */
   budget: RateCategory | 'undocumented';
+  /**
+   * What an update of a resource makes stale among this route's answers: the resource's own
+   * (`resource`), or every answer of its tenant (`tenant`: the lists that show it). The response
+   * cache drops them and the live queries that read them re-run; absent: an update changes nothing.
+   */
+  staleAfterUpdate?: 'resource' | 'tenant';
 }
 
 /**
@@ -34,13 +40,13 @@ export type RateCategory = (typeof RATE_CATEGORIES)[number];
 export const DOCUMENTED_RATE_LIMITS: Readonly<Record<RateCategory, number>> = { paginated: 50, other: 500, update: 25 };
 
 export const ROUTES = {
-  search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], budget: 'paginated', what: () => 'the resource search' },
-  minimal: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/minimal', ttl: ['CACHE_TTL_MINIMAL_S', 5], budget: 'undocumented', what: () => 'the minimal resource list' },
-  detail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', ttl: ['CACHE_TTL_DETAIL_S', 30], budget: 'other', what: (id) => `resource ${id}` },
+  search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], budget: 'paginated', staleAfterUpdate: 'tenant', what: () => 'the resource search' },
+  minimal: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/minimal', ttl: ['CACHE_TTL_MINIMAL_S', 5], budget: 'undocumented', staleAfterUpdate: 'tenant', what: () => 'the minimal resource list' },
+  detail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', ttl: ['CACHE_TTL_DETAIL_S', 30], budget: 'other', staleAfterUpdate: 'resource', what: (id) => `resource ${id}` },
   update: { method: 'POST', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}', budget: 'update', what: (id) => `the update of resource ${id}` },
   history: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources', ttl: ['CACHE_TTL_HISTORY_S', 60], budget: 'paginated', what: () => 'the decommissioned resource list' },
   historyDetail: { method: 'GET', template: '/api/v2/tenants/{tenantId}/history/resources/{resourceId}', ttl: ['CACHE_TTL_HISTORY_DETAIL_S', 300], budget: 'other', what: (id) => `decommissioned resource ${id}` },
-  antivirus: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/antivirus/search', ttl: ['CACHE_TTL_ANTIVIRUS_S', 60], budget: 'paginated', what: () => 'the antivirus list' },
+  antivirus: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/antivirus/search', ttl: ['CACHE_TTL_ANTIVIRUS_S', 60], budget: 'paginated', staleAfterUpdate: 'tenant', what: () => 'the antivirus list' },
   applications: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/applications', ttl: ['CACHE_TTL_APPLICATIONS_S', 60], budget: 'other', what: (id) => `the applications of resource ${id}` },
   resourceTypes: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resourceType/minimal', ttl: ['CACHE_TTL_RESOURCE_TYPES_S', 3_600], budget: 'other', what: () => 'the resource types' },
   availability: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/{resourceId}/availability', ttl: ['CACHE_TTL_AVAILABILITY_S', 60], budget: 'other', what: (id) => `the availability of resource ${id}` },

@@ -31,6 +31,7 @@ import type { Logger } from '../logger.js';
 import type { InventoryClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
 import { oneRateLimitRefusal } from './rate-limits.js';
+import { ROUTES, type RouteSpec } from '../core/routes.js';
 import type { UpstreamRead } from '../upstream/session.js';
 import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
@@ -103,12 +104,12 @@ interface LiveOperation {
 /** Resource identifiers an update wakes (see identifiersOf). */
 const resourceIdentifier = (tenantId: string, resourceId: string) => `resource:${tenantId}/${resourceId}`;
 const listsIdentifier = (tenantId: string) => `lists:${tenantId}`;
-const LIST_ROUTES = new Set(['search', 'minimal', 'history', 'antivirus']);
-
+/** A read's own identifier, and those of the updates that make it stale (the route table says which). */
 function identifiersOf(key: string, read: UpstreamRead): string[] {
   const ids = [`read:${key}`];
-  if (read.resourceId !== undefined) ids.push(resourceIdentifier(read.tenantId, read.resourceId));
-  if (LIST_ROUTES.has(read.route)) ids.push(listsIdentifier(read.tenantId));
+  const stale = (ROUTES[read.route] as RouteSpec).staleAfterUpdate;
+  if (stale === 'resource' && read.resourceId !== undefined) ids.push(resourceIdentifier(read.tenantId, read.resourceId));
+  if (stale === 'tenant') ids.push(listsIdentifier(read.tenantId));
   return ids;
 }
 

@@ -32,6 +32,7 @@ import {
 import type { SharedStore } from './shared-store.js';
 import { tenantPathPrefix } from './route-path.js';
 import type { RouteName } from '../core/operation-stats.js';
+import { ROUTES, type RouteSpec } from '../core/routes.js';
 
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
 const MAX_LOCAL_GENERATIONS = 100_000;
@@ -89,8 +90,9 @@ export class ResponseCache {
   private dependencies(request: CacheRequest): string[] {
     // A refused credential replaces these (credentialRefused): all its tenants, or the one refused.
     const credential = request.credential ? [credentialGeneration(request.scope), credentialGeneration(request.scope, request.tenantId)] : [];
-    if (request.route === 'detail' && request.resourceId !== undefined) return [...credential, resourceGeneration(request.tenantId, request.resourceId)];
-    if (request.route === 'search' || request.route === 'minimal') return [...credential, listGeneration(request.tenantId)];
+    const stale = (ROUTES[request.route] as RouteSpec).staleAfterUpdate;
+    if (stale === 'resource' && request.resourceId !== undefined) return [...credential, resourceGeneration(request.tenantId, request.resourceId)];
+    if (stale === 'tenant') return [...credential, listGeneration(request.tenantId)];
     return credential;
   }
 

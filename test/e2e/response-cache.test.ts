@@ -82,6 +82,20 @@ describe('the response cache at its defaults', () => {
     expect(upstreamCalls(h)).toEqual({ minimal: 1 });
   });
 
+  it('drops the tenant\'s cached antivirus list on an update, as the route table says (the live queries read the same rule)', async () => {
+    h = await startHarness();
+    const list = `{ tenant(id: "client_1") { antivirusDefinitions(first: 5) { nodes { name resource { id } } } } }`;
+    expect((await h.query(list)).errors).toBeUndefined();
+    const page = await h.rest('client_1/resources/search?pageSize=1&queryString=type:DEVICE');
+    h.simulator.resetStats();
+    await h.query(list);
+    expect(upstreamCalls(h)).toEqual({});
+    await h.query(`mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "renamed-for-antivirus" }) { userErrors { code } } }`, { id: page.results[0].id });
+    h.simulator.resetStats();
+    await h.query(list);
+    expect(upstreamCalls(h)).toEqual({ antivirus: 1 });
+  });
+
   it('keeps callers apart in passthrough: another credential is never answered from the first one\'s entries', async () => {
     h = await startHarness({ simulator: { auth: { enabled: true, clientId: 'c', clientSecret: 's', tokenTtlSeconds: 3600, expiresInAsString: false } }, env: { INVENTORY_AUTH_MODE: 'passthrough' } });
     const token = async () => {
