@@ -62,7 +62,7 @@ async function claimWithin(budget: RateBudget, wants: Want[], as: ClaimAs, waitM
 }
 
 /** One RATE_LIMITED error for a whole operation: when to come back, and HTTP 429 with Retry-After. */
-export function operationRateLimited(retryAfter: number, resetAt: string | undefined, detail: string, upstreamStatus?: number): GraphQLError {
+function operationRateLimited(retryAfter: number, resetAt: string | undefined, detail: string, upstreamStatus?: number): GraphQLError {
   return gatewayError('RATE_LIMITED', `${detail} Retry after ${retryAfter} s.`, {
     retryAfter,
     ...(resetAt ? { resetAt } : {}),

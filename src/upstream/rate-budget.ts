@@ -13,7 +13,7 @@
 import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
 import type { Logger } from '../logger.js';
 import {
-  announced, announcementOf, available, BACKGROUND, closed, freshWindow, mergedWants, noticed, released, reserved, rolled, room,
+  announced, announcementOf, available, BACKGROUND, closed, freshWindow, mergedWants, noticed, released, reserved, rolled, room, windowKey,
   type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Spender, type Want, type WindowStore,
 } from './rate-window.js';
 
@@ -23,7 +23,6 @@ import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
 import type { ResetTime } from './errors.js';
 import type { BackgroundBudget } from './live-polls.js';
 
-const keyOf = (tenant: string, category: RateCategory) => `${category}\u0000${tenant}`;
 
 export class LocalWindows implements WindowStore {
   private readonly windows = new Map<string, RateWindow>();
@@ -32,7 +31,7 @@ export class LocalWindows implements WindowStore {
   constructor(private readonly settings: RateBudgetSettings) {}
 
   window(tenant: string, category: RateCategory, nowS: number): RateWindow {
-    const known = this.windows.get(keyOf(tenant, category));
+    const known = this.windows.get(windowKey(tenant, category));
     return rolled(known ?? freshWindow(this.settings.defaults[category]), nowS, this.settings.windowS);
   }
 
@@ -42,10 +41,10 @@ export class LocalWindows implements WindowStore {
       const window = this.window(want.tenant, want.category, nowS);
       if (room(window, spender, nowS, this.settings.windowS) < want.n) {
         // A caller refused is there all the same: the others' shares apply from now on.
-        this.windows.set(keyOf(want.tenant, want.category), noticed(window, spender.caller, nowS));
+        this.windows.set(windowKey(want.tenant, want.category), noticed(window, spender.caller, nowS));
         return { ok: false, short: want, window, byShare: available(window) >= want.n };
       }
-      next.push([keyOf(want.tenant, want.category), noticed(reserved(window, want.n, spender.caller), spender.caller, nowS)]);
+      next.push([windowKey(want.tenant, want.category), noticed(reserved(window, want.n, spender.caller), spender.caller, nowS)]);
     }
     for (const [key, window] of next) this.windows.set(key, window);
     this.sweep(nowS);
@@ -53,12 +52,12 @@ export class LocalWindows implements WindowStore {
   }
 
   settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): void {
-    if (n > 0) this.windows.set(keyOf(tenant, charged), released(this.window(tenant, charged, nowS), n, caller, unsent));
+    if (n > 0) this.windows.set(windowKey(tenant, charged), released(this.window(tenant, charged, nowS), n, caller, unsent));
     if (!news) return;
     let window = this.window(tenant, news.category, nowS);
     if (news.announcement) window = announced(window, news.announcement);
     if (news.throttled) window = closed(window, nowS, this.settings.windowS);
-    this.windows.set(keyOf(tenant, news.category), window);
+    this.windows.set(windowKey(tenant, news.category), window);
   }
 
   /** Windows of tenants gone quiet are forgotten (every 1,000 claims): a fresh window is the default again. */
@@ -130,7 +129,7 @@ export class RateBudget {
   backgroundBudget(tenant: string, route: RouteName): BackgroundBudget | null {
     const category = this.categoryOf(route);
     if (!this.settings || !this.tracks(category)) return null;
-    return { key: keyOf(tenant, category), callsPerWindow: Math.floor(this.limits[category] * this.settings.backgroundShare), windowMs: this.settings.windowS * 1000 };
+    return { key: windowKey(tenant, category), callsPerWindow: Math.floor(this.limits[category] * this.settings.backgroundShare), windowMs: this.settings.windowS * 1000 };
   }
 
   /** A window's limit of the category as the upstream last said it (the setting until then); null: not budgeted. */
@@ -216,7 +215,7 @@ export class RateBudget {
   }
 
   private hear(tenant: string, category: RateCategory, announcement: Announcement): void {
-    const key = keyOf(tenant, category);
+    const key = windowKey(tenant, category);
     const known = this.heard.get(key);
     if (known && known.reset === announcement.reset && known.remaining <= announcement.remaining) return;
     this.heard.set(key, { category, tenant, remaining: announcement.remaining, reset: announcement.reset });
@@ -238,7 +237,7 @@ export class RateBudget {
       if (!this.tracks(category)) continue;
       let lowest = this.limits[category];
       for (const tenant of listed) {
-        const heard = this.heard.get(keyOf(tenant, category));
+        const heard = this.heard.get(windowKey(tenant, category));
         out.push({ category, tenant, remaining: heard && heard.reset > nowS ? heard.remaining : this.limits[category] });
       }
       for (const heard of this.heard.values()) if (heard.category === category && heard.reset > nowS) lowest = Math.min(lowest, heard.remaining);

@@ -52,11 +52,14 @@ export interface Announcement {
   reset: number;
 }
 
+/** A window's identity: its category and tenant. */
+export const windowKey = (tenant: string, category: RateCategory): string => `${category}\u0000${tenant}`;
+
 /** Wants of the same tenant and category as one (a claim checks each window once, with all it asks of it). */
 export function mergedWants(wants: readonly Want[]): Want[] {
   const merged = new Map<string, Want>();
   for (const want of wants) {
-    const key = `${want.category}\u0000${want.tenant}`;
+    const key = windowKey(want.tenant, want.category);
     const known = merged.get(key);
     merged.set(key, known ? { ...known, n: known.n + want.n } : want);
   }

@@ -9,6 +9,8 @@ import { cachedRead, credentialHooks, revalidatedRead, type CachedReadScope } fr
 import type { UpstreamParts } from './parts.js';
 import { operationStop, rateLimited, type UpstreamError } from './errors.js';
 import { BACKGROUND, type Charge, type ClaimAs, type Want } from './rate-budget.js';
+import { windowKey } from './rate-window.js';
+import type { RateCategory } from '../core/routes.js';
 import { cacheScope } from '../core/caller.js';
 import type { Fetched } from './cache-entry.js';
 import { sendWithRetries, type RetryScope } from './retry.js';
@@ -335,7 +337,8 @@ export class InventorySession implements RetryScope, CachedReadScope {
   }
 }
 
-const claimKey = (category: string, tenantId: string, shared: boolean) => `${category}\u0000${shared ? 's' : 'l'}\u0000${tenantId}`;
+/** A claim's place: its window, in the fleet's windows or this replica's. */
+const claimKey = (category: RateCategory, tenantId: string, shared: boolean) => `${windowKey(tenantId, category)}\u0000${shared ? 's' : 'l'}`;
 
 function stopError(kind: StopKind, what: string): UpstreamError {
   if (kind === 'client') return operationStop('The client closed the request', 'CLIENT_CLOSED_REQUEST');
