@@ -6,7 +6,7 @@
  * case of that route alone (the routes may sum to more than `total`).
  */
 import type { GraphQLError } from 'graphql';
-import { ROUTES, RATE_CATEGORIES, type RateCategory, type RouteName } from './routes.js';
+import { RATE_CATEGORIES, type RateCategory, type RouteName } from './routes.js';
 
 export interface CallCount {
   readonly routes: Readonly<Partial<Record<RouteName, number>>>;
@@ -49,15 +49,12 @@ export function worstOf(counts: CallCount[]): CallCount {
 }
 
 /**
- * The count per rate-limit category; `undocumentedAs` is the category a route of undocumented
- * category (the minimal listing) is counted in, as learned from the upstream's answers.
+ * The count per rate-limit category: `categoryOf` says each route's (the rate budget's, which
+ * learns the undocumented one from the upstream's answers).
  */
-export function byCategory(count: CallCount, undocumentedAs: RateCategory): Record<RateCategory, number> {
+export function byCategory(count: CallCount, categoryOf: (route: RouteName) => RateCategory): Record<RateCategory, number> {
   const out = Object.fromEntries(RATE_CATEGORIES.map((c) => [c, 0])) as Record<RateCategory, number>;
-  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) {
-    const budget = ROUTES[route].budget;
-    out[budget === 'undocumented' ? undocumentedAs : budget] += n;
-  }
+  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) out[categoryOf(route)] += n;
   return out;
 }
 

@@ -13,7 +13,7 @@ import { bareHash, type GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
 import { byCategory } from '../core/call-count.js';
-import type { RateCategory } from '../core/routes.js';
+import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
@@ -103,7 +103,8 @@ export function batchPlanOf(request: Request | undefined): BatchPlan | undefined
 
 /** What the limits read of the upstream's rate limits (src/upstream/rate-budget.ts). */
 export interface WindowLimits {
-  readonly undocumentedCategory: RateCategory;
+  /** Each route's category (the undocumented one as the budget learned it). */
+  categoryOf(route: RouteName): RateCategory;
   /** A window's limit of the category as the upstream said it; null: not budgeted. */
   windowLimit(category: RateCategory): number | null;
 }
@@ -118,7 +119,7 @@ function overWindow(estimates: Iterable<UpstreamEstimate>, windows: WindowLimits
   const sums = new Map<string, number>();
   for (const estimate of estimates) {
     for (const [tenant, count] of estimate.byTenant) {
-      for (const [category, n] of Object.entries(byCategory(count, windows.undocumentedCategory)) as [RateCategory, number][]) {
+      for (const [category, n] of Object.entries(byCategory(count, (route) => windows.categoryOf(route))) as [RateCategory, number][]) {
         const limit = windows.windowLimit(category);
         if (limit === null) continue;
         const key = `${category}\u0000${tenant ?? ''}`;

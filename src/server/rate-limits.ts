@@ -40,7 +40,7 @@ export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] 
   const wants: Want[] = [];
   for (const [tenant, count] of estimate.byTenant) {
     if (tenant === null) continue;
-    for (const [category, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) {
+    for (const [category, n] of Object.entries(byCategory(count, budget.categoryOf))) {
       if (n > 0 && budget.tracks(category as Want['category'])) wants.push({ tenant, category: category as Want['category'], n });
     }
   }

@@ -82,7 +82,7 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
           }
           const estimatedByCategory = { paginated: 0, other: 0, update: 0 };
           for (const count of ctx.upstreamEstimate?.byTenant.values() ?? []) {
-            for (const [category, n] of Object.entries(byCategory(count, budget.undocumentedCategory))) estimatedByCategory[category as keyof typeof estimatedByCategory] += n;
+            for (const [category, n] of Object.entries(byCategory(count, budget.categoryOf))) estimatedByCategory[category as keyof typeof estimatedByCategory] += n;
           }
           // The calls are read when the final result is made (a stream's last payload counts them all).
           return onFinalResult((extensions) => {
@@ -91,7 +91,7 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
               ...extensions,
               upstream: {
                 ...stats,
-                callsByCategory: byCategory({ routes: ctx.stats.calls, total: stats.totalCalls }, budget.undocumentedCategory),
+                callsByCategory: byCategory({ routes: ctx.stats.calls, total: stats.totalCalls }, budget.categoryOf),
                 estimatedCalls: ctx.estimatedUpstreamCalls ?? 0,
                 estimatedCallsByCategory: estimatedByCategory,
                 ...(Object.keys(rateLimits).length > 0 ? { rateLimits } : {}),

@@ -115,15 +115,11 @@ export class RateBudget {
   }
 
   /** The category a route's calls are counted in (the undocumented one: paginated, the scarcer, until learned). */
-  categoryOf(route: RouteName): RateCategory {
+  readonly categoryOf = (route: RouteName): RateCategory => {
     const budget = ROUTES[route].budget;
     return budget === 'undocumented' ? this.undocumentedAs ?? 'paginated' : budget;
-  }
+  };
 
-  /** The category the undocumented route is counted in, as learned so far (paginated until then). */
-  get undocumentedCategory(): RateCategory {
-    return this.undocumentedAs ?? 'paginated';
-  }
 
   /** What background work may spend of a tenant's window for a route's category (live polls plan with it); null: not budgeted. */
   backgroundBudget(tenant: string, route: RouteName): BackgroundBudget | null {
