@@ -16,14 +16,14 @@ import {
   announced, announcementOf, available, BACKGROUND, closed, freshWindow, mergedWants, noticed, released, reserved, rolled, room, windowKey,
   type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Spender, type Want, type WindowStore,
 } from './rate-window.js';
-
-export { BACKGROUND } from './rate-window.js';
-export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
 import type { ResetTime } from './errors.js';
 import type { BackgroundBudget } from './live-polls.js';
 
+export { BACKGROUND } from './rate-window.js';
+export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
 
+/** The windows of this process (and of a replica while Redis is away). */
 export class LocalWindows implements WindowStore {
   private readonly windows = new Map<string, RateWindow>();
   private changes = 0;
@@ -119,7 +119,6 @@ export class RateBudget {
     const budget = ROUTES[route].budget;
     return budget === 'undocumented' ? this.undocumentedAs ?? 'paginated' : budget;
   };
-
 
   /** What background work may spend of a tenant's window for a route's category (live polls plan with it); null: not budgeted. */
   backgroundBudget(tenant: string, route: RouteName): BackgroundBudget | null {
