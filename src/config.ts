@@ -1,7 +1,7 @@
 /** Environment -> typed settings, read once at start-up. An invalid value stops start-up with one line naming it. */
 
 import { readFileSync } from 'node:fs';
-import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ttlSettings, type CachedRoute, type RateCategory } from './core/routes.js';
+import { DOCUMENTED_RATE_LIMITS, parseCategoryLimits, ttlSettings, type CachedRoute, type RateCategory } from './core/routes.js';
 
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
@@ -192,15 +192,9 @@ function liveSetting(env: Env): LiveSettings {
 function rateLimitSetting(env: Env): RateLimitSettings | null {
   const raw = env.UPSTREAM_RATE_LIMITS?.trim() ?? '';
   if (raw === 'off') return null;
-  const defaults = { ...DOCUMENTED_RATE_LIMITS };
-  for (const part of raw === '' ? [] : raw.split(',')) {
-    const match = /^\s*(\w+)\s*=\s*(\d+)\s*$/.exec(part);
-    const category = match?.[1] as RateCategory | undefined;
-    if (!match || !category || !RATE_CATEGORIES.includes(category) || Number(match[2]) < 1) {
-      throw new ConfigError(`UPSTREAM_RATE_LIMITS must be 'off' or a list like 'paginated=50,other=500,update=25' (each at least 1), got '${raw}'`);
-    }
-    defaults[category] = Number(match[2]);
-  }
+  const given = raw === '' ? {} : parseCategoryLimits(raw, 1);
+  if (!given) throw new ConfigError(`UPSTREAM_RATE_LIMITS must be 'off' or a list like 'paginated=50,other=500,update=25' (each at least 1), got '${raw}'`);
+  const defaults = { ...DOCUMENTED_RATE_LIMITS, ...given };
   const metricTenants = (env.RATE_LIMIT_METRIC_TENANTS ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
   return {
     defaults,

@@ -36,8 +36,23 @@ export interface RouteSpec {
 export const RATE_CATEGORIES = ['paginated', 'other', 'update'] as const;
 export type RateCategory = (typeof RATE_CATEGORIES)[number];
 
-/** The upstream's documented limits per tenant and minute (UPSTREAM_RATE_LIMITS' defaults). */
+/** The upstream's documented limits per tenant and minute (UPSTREAM_RATE_LIMITS' defaults, the simulator's). */
 export const DOCUMENTED_RATE_LIMITS: Readonly<Record<RateCategory, number>> = { paginated: 50, other: 500, update: 25 };
+
+/**
+ * Limits written as settings write them, `paginated=50,other=500,update=25` (any of the categories),
+ * each at least `min`; null when the text is not such a list (the caller names the setting).
+ */
+export function parseCategoryLimits(text: string, min: number): Partial<Record<RateCategory, number>> | null {
+  const limits: Partial<Record<RateCategory, number>> = {};
+  for (const pair of text.split(',')) {
+    const match = /^\s*(\w+)\s*=\s*(\d{1,9})\s*$/.exec(pair);
+    const category = match?.[1] as RateCategory | undefined;
+    if (!match || !category || !RATE_CATEGORIES.includes(category) || Number(match[2]) < min) return null;
+    limits[category] = Number(match[2]);
+  }
+  return limits;
+}
 
 export const ROUTES = {
   search: { method: 'GET', template: '/api/v2/tenants/{tenantId}/resources/search', ttl: ['CACHE_TTL_SEARCH_S', 5], budget: 'paginated', staleAfterUpdate: 'tenant', what: () => 'the resource search' },

@@ -2,13 +2,13 @@
  * The simulator's settings: their shape, the defaults, and how a patch (startSimulator's
  * options, POST /__sim/config) changes them. Every room reads the one live settings object.
  */
+import { DOCUMENTED_RATE_LIMITS, parseCategoryLimits, RATE_CATEGORIES, type RateCategory } from '../core/routes.js';
 import { SimError } from './query.js';
 
 export type FailureKind = '503' | 'drop' | '429';
 
-/** The real platform's throttling categories for the resource APIs (see rate-limit.ts). */
-export const RATE_CATEGORIES = ['paginated', 'other', 'update'] as const;
-export type RateCategory = (typeof RATE_CATEGORIES)[number];
+/** The real platform's throttling categories for the resource APIs (see rate-limit.ts): the route table's. */
+export { RATE_CATEGORIES, type RateCategory };
 
 export interface RateLimitSettings {
   /** Off: no counting, no X-RateLimit-* headers, no throttling (the limits lifted). */
@@ -80,7 +80,7 @@ export const DEFAULT_SIMULATOR_SETTINGS: SimulatorSettings = {
   maxPageSize: 1000,
   auth: { enabled: false, clientId: 'sim-client', clientSecret: 'sim-secret', tokenTtlSeconds: 3600, expiresInAsString: false },
   // The real upstream's documented limits for the resource APIs (shared/design/README.md, "Rate limits").
-  rateLimit: { enabled: true, windowSeconds: 60, limits: { paginated: 50, other: 500, update: 25 }, minimalCategory: 'other' },
+  rateLimit: { enabled: true, windowSeconds: 60, limits: { ...DOCUMENTED_RATE_LIMITS }, minimalCategory: 'other' },
 };
 
 /** The defaults with a patch laid over them; a malformed auth.clients list or rateLimit throws a SimError. */
@@ -178,14 +178,7 @@ export function rateLimitFromEnv(env: Record<string, string | undefined>): RateL
   if (onOff !== undefined) patch.enabled = onOff === 'on' ? true : onOff === 'off' ? false : bad('SIMULATOR_RATE_LIMIT', 'on or off');
   const limits = set('SIMULATOR_RATE_LIMITS');
   if (limits !== undefined) {
-    patch.limits = {};
-    for (const pair of limits.split(',')) {
-      const match = /^\s*(\w+)\s*=\s*(\d{1,9})\s*$/.exec(pair);
-      if (!match || !(RATE_CATEGORIES as readonly string[]).includes(match[1] as string)) {
-        bad('SIMULATOR_RATE_LIMITS', `category=limit pairs separated by commas (categories: ${RATE_CATEGORIES.join(', ')})`);
-      }
-      patch.limits[(match as RegExpExecArray)[1] as RateCategory] = Number((match as RegExpExecArray)[2]);
-    }
+    patch.limits = parseCategoryLimits(limits, 0) ?? bad('SIMULATOR_RATE_LIMITS', `category=limit pairs separated by commas (categories: ${RATE_CATEGORIES.join(', ')})`);
   }
   const window = set('SIMULATOR_RATE_WINDOW_S');
   if (window !== undefined) {
