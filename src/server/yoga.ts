@@ -17,7 +17,7 @@ import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js'
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
-import { byCategory } from '../core/call-count.js';
+import { byCategory, plus } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
 import { operationParts } from './operation-parts.js';
 import { clientSignalOf } from './client-signal.js';
@@ -80,10 +80,7 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
             const snapshot = tenant === null ? {} : await budget.snapshot(tenant);
             if (tenant !== null && Object.keys(snapshot).length > 0) rateLimits[tenant] = snapshot;
           }
-          const estimatedByCategory = { paginated: 0, other: 0, update: 0 };
-          for (const count of ctx.upstreamEstimate?.byTenant.values() ?? []) {
-            for (const [category, n] of Object.entries(byCategory(count, budget.categoryOf))) estimatedByCategory[category as keyof typeof estimatedByCategory] += n;
-          }
+          const estimatedByCategory = byCategory(plus(...(ctx.upstreamEstimate?.byTenant.values() ?? [])), budget.categoryOf);
           // The calls are read when the final result is made (a stream's last payload counts them all).
           return onFinalResult((extensions) => {
             const stats = ctx.stats.toJSON();

@@ -122,6 +122,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   let retryAfter: string | string[] | undefined;
   let rateLimit: RateLimitHeaders | null = null;
   let unsent = false;
+  let closes = false;
   try {
     const answer = await dispatchText(parts.dispatcher, {
       origin: parts.origin,
@@ -147,7 +148,8 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     }
     throw error;
   } finally {
-    parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closesWindow(status, rateLimit, retryAfter), unsent);
+    closes = closesWindow(status, rateLimit, retryAfter);
+    parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closes, unsent);
     const ms = parts.now() - started;
     scope.stats.recordCall(call.route, ms);
     metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
@@ -160,7 +162,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
   }
   if (status >= 500) breaker.failure(permit);
   else breaker.success(permit);
-  if (closesWindow(status, rateLimit, retryAfter)) throw await throttled(parts, call, text, retryAfter);
+  if (closes) throw await throttled(parts, call, text, retryAfter);
   return parseAnswer(status, text, retryAfter, call.what);
 }
 
@@ -179,9 +181,7 @@ async function throttled(parts: UpstreamParts, call: Call, text: string, retryAf
   const reset = window ? parts.budget.resetOf(window) : null;
   const pause = parseRetryAfter(retryAfter) ?? 0;
   const untilReset = reset && reset.untilMs >= pause ? reset : { atMs: Date.now() + pause, untilMs: pause };
-  let body: unknown = null;
-  try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
-  const reason = safeReason(body);
+  const reason = reasonOf(text);
   return rateLimited(`The inventory API is rate limiting requests for ${call.what}${reason ? `: ${reason}` : ''}`, untilReset, 429);
 }
 
@@ -246,9 +246,14 @@ export function parseAnswer(status: number, text: string, retryAfter: string | s
       throw new UpstreamError(`The inventory API sent a response for ${what} that is not JSON`, 'UPSTREAM_BAD_RESPONSE', status, false);
     }
   }
+  throw errorForStatus(status, what, reasonOf(text), parseRetryAfter(retryAfter));
+}
+
+/** A short, safe reason from an error answer's body, when it is JSON that has one. */
+function reasonOf(text: string | undefined): string | null {
   let body: unknown = null;
-  try { body = JSON.parse(text); } catch { /* error bodies need not be JSON */ }
-  throw errorForStatus(status, what, safeReason(body), parseRetryAfter(retryAfter));
+  try { body = JSON.parse(text ?? ''); } catch { /* error bodies need not be JSON */ }
+  return safeReason(body);
 }
 
 /** Whatever an attempt threw, as an UpstreamError: the operation's own stop first, then timeouts and connection failures. */

@@ -230,7 +230,7 @@ export class LivePolls {
       poller.failures = 0;
       poller.failingSince = null;
     } catch (error) {
-      if (error instanceof UpstreamError && error.code === 'RATE_LIMITED' && error.notSent) {
+      if (error instanceof UpstreamError && error.budgetRefusal) {
         // The window had no room for this poll (it was never sent): the next one comes a period later.
         this.options.logger.debug('live poll skipped: rate-limit budget', { route: poller.target.read.route });
       } else if (isRefusal(error)) {
