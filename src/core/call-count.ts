@@ -58,6 +58,22 @@ export function byCategory(count: CallCount, categoryOf: (route: RouteName) => R
   return out;
 }
 
+/** Calls of one tenant (null: a tenant known only at run time) in one rate-limit category. */
+export interface WindowCalls {
+  tenant: string | null;
+  category: RateCategory;
+  n: number;
+}
+
+/** An estimate's calls by tenant and category (those with calls), the windows they spend. */
+export function callsByWindow(estimate: UpstreamEstimate, categoryOf: (route: RouteName) => RateCategory): WindowCalls[] {
+  const out: WindowCalls[] = [];
+  for (const [tenant, count] of estimate.byTenant) {
+    for (const [category, n] of Object.entries(byCategory(count, categoryOf)) as [RateCategory, number][]) if (n > 0) out.push({ tenant, category, n });
+  }
+  return out;
+}
+
 /** What an operation is estimated to cost upstream before it runs (src/schema/cost.ts). */
 export interface UpstreamEstimate {
   /** Upstream calls in all (MAX_UPSTREAM_CALLS, admission's weight). */

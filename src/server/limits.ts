@@ -12,7 +12,7 @@ import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { bareHash, type GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
-import { byCategory } from '../core/call-count.js';
+import { callsByWindow } from '../core/call-count.js';
 import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 
@@ -118,15 +118,13 @@ export interface WindowLimits {
 function overWindow(estimates: Iterable<UpstreamEstimate>, windows: WindowLimits) {
   const sums = new Map<string, number>();
   for (const estimate of estimates) {
-    for (const [tenant, count] of estimate.byTenant) {
-      for (const [category, n] of Object.entries(byCategory(count, (route) => windows.categoryOf(route))) as [RateCategory, number][]) {
-        const limit = windows.windowLimit(category);
-        if (limit === null) continue;
-        const key = `${category}\u0000${tenant ?? ''}`;
-        const sum = (sums.get(key) ?? 0) + n;
-        sums.set(key, sum);
-        if (sum > limit) return { category, calls: sum, limit };
-      }
+    for (const { tenant, category, n } of callsByWindow(estimate, (route) => windows.categoryOf(route))) {
+      const limit = windows.windowLimit(category);
+      if (limit === null) continue;
+      const key = `${category}\u0000${tenant ?? ''}`;
+      const sum = (sums.get(key) ?? 0) + n;
+      sums.set(key, sum);
+      if (sum > limit) return { category, calls: sum, limit };
     }
   }
   return null;

@@ -10,7 +10,7 @@
 import type { GraphQLError } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
-import { byCategory, type UpstreamEstimate } from '../core/call-count.js';
+import { callsByWindow, type UpstreamEstimate } from '../core/call-count.js';
 import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
@@ -37,14 +37,7 @@ const CLAIM_RETRY_MAX_MS = 200;
 
 /** The estimate's calls per tenant and budgeted category (tenants known before execution only). */
 export function wantsOf(estimate: UpstreamEstimate, budget: RateBudget): Want[] {
-  const wants: Want[] = [];
-  for (const [tenant, count] of estimate.byTenant) {
-    if (tenant === null) continue;
-    for (const [category, n] of Object.entries(byCategory(count, budget.categoryOf))) {
-      if (n > 0 && budget.tracks(category as Want['category'])) wants.push({ tenant, category: category as Want['category'], n });
-    }
-  }
-  return wants;
+  return callsByWindow(estimate, budget.categoryOf).filter((w): w is Want => w.tenant !== null && budget.tracks(w.category));
 }
 
 /**
