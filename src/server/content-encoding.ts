@@ -70,7 +70,8 @@ export function negotiateEncoding(acceptEncoding: string | null): Encoding | nul
 /** zlib's output is a buffer of its own (an ArrayBuffer, never shared): typed as such for Response and Request. */
 const own = (buffer: Buffer) => buffer as Buffer<ArrayBuffer>;
 
-function refusal(fetchAPI: { Response: typeof Response }, status: number, code: string, message: string): Response {
+/** A request refused before it is parsed: a GraphQL error body with its code, and the HTTP status. */
+export function refusal(fetchAPI: { Response: typeof Response }, status: number, code: string, message: string): Response {
   return new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), { status, headers: { 'content-type': 'application/json' } });
 }
 

@@ -15,6 +15,7 @@ import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js'
 import { callsByWindow } from '../core/call-count.js';
 import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
+import { refusal } from './content-encoding.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
@@ -253,10 +254,7 @@ export function bodyLimitPlugin(maxBytes: number): Plugin {
       if (request.method !== 'POST') return;
       const length = request.headers.get('content-length');
       const refuse = (status: number, message: string) =>
-        endResponse(new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code: status === 413 ? 'OPERATION_TOO_EXPENSIVE' : 'BAD_USER_INPUT' } }] }), {
-          status,
-          headers: { 'content-type': 'application/json' },
-        }));
+        endResponse(refusal(fetchAPI, status, status === 413 ? 'OPERATION_TOO_EXPENSIVE' : 'BAD_USER_INPUT', message));
       if (length === null) return refuse(411, 'A POST body needs a Content-Length header.');
       if (!/^\d+$/.test(length) || Number(length) > maxBytes) return refuse(413, `The request body is larger than ${maxBytes} bytes.`);
     },
