@@ -1,8 +1,9 @@
-/** The Pothos builder: context, scalar typing and plugins (federation, relay); types live in ./types. */
+/** The Pothos builder: context, scalar typing and plugins (federation, relay, pricing); types live in ./types. */
 import SchemaBuilder from '@pothos/core';
 import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
+import './pricing-plugin.js';
 import type { GatewayContext } from '../context.js';
 import type { NodeKind } from '../core/node-key.js';
 import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
@@ -18,7 +19,8 @@ export interface GatewaySchemaTypes {
 }
 
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
-  plugins: [DirectivePlugin, RelayPlugin, FederationPlugin],
+  // Pricing after federation: Pothos runs field hooks last plugin first, and federation emits what pricing sets.
+  plugins: [DirectivePlugin, RelayPlugin, FederationPlugin, 'pricing'],
   relay: {
     encodeGlobalID: (typename, id) => encodeGlobalId(typename, String(id)),
     decodeGlobalID: (globalId) => decodeGlobalId(globalId),
@@ -27,11 +29,14 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
       description: 'An object with a global id: refetch it with `node(id:)`, whatever the tenant. Normalized caches (Relay, Apollo Client, urql) key objects by it.',
       resolveType: (value, ctx) => nodeTypeName(value, ctx),
     },
+    // Shareable: a second Relay-style subgraph defines node, nodes and PageInfo too.
     nodeQueryOptions: {
+      shareable: true,
       description: 'The object with this global id, or null when it no longer exists. Costs what a lookup of that object costs (a resource: its detail read).',
       resolve: (_root, args, ctx) => ctx.inventory.node(nodeKey(args.id.typename, args.id.id)),
     },
     nodesQueryOptions: {
+      shareable: true,
       description: 'The objects with these global ids, in order (null where one no longer exists). Lookups are batched and never repeated for the same object.',
       resolve: (_root, args, ctx) => args.ids.map((id) => ctx.inventory.node(nodeKey(id.typename, id.id))),
     },

@@ -16,7 +16,7 @@ import { badUserInput } from '../core/errors.js';
 import type { NodeKey, NodeKind } from '../core/node-key.js';
 
 /** Schema type names that share one global id kind. */
-const KIND_OF_TYPE: Record<string, NodeKind> = {
+export const KIND_OF_TYPE: Readonly<Record<string, NodeKind>> = {
   Tenant: 'Tenant',
   Resource: 'Resource',
   GeneralResource: 'Resource',

@@ -53,6 +53,8 @@ export const ManagementProfileRef = builder.objectRef<ManagementProfile>('Manage
 
 export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Relay page information.',
+  // A second Relay-style subgraph defines the same value type.
+  shareable: true,
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage', { description: 'Whether items follow this page.', nullable: false }),
     hasPreviousPage: t.exposeBoolean('hasPreviousPage', { description: 'Whether items precede this page.', nullable: false }),

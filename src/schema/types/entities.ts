@@ -1,46 +1,84 @@
 /**
  * Apollo Federation entities, keyed by the same global id as `node(id:)`, so one id reaches an
- * entity both ways. Tenant also has the key "tenantId" and DecommissionedResource "tenantId
- * resourceId", for subgraphs that know the inventory's own ids. Resources (the interface and
- * its three implementations, as entity interfaces require) have the global id only: with a
- * second key, Hive Gateway 2.12 plans no fetch to an @interfaceObject subgraph (seen in
- * test/e2e/federation.test.ts). A reference by tenantId and resourceId still resolves.
- * References resolve through the same per-operation loaders, so a batch of references is
- * de-duplicated and costs at most one detail call per distinct resource.
+ * entity both ways, and by the inventory's natural key for subgraphs that know it: Tenant by
+ * "tenantId", resources (the interface and its three implementations, as entity interfaces
+ * require) and DecommissionedResource by "tenantId resourceId".
+ *
+ * Each representation of an `_entities` batch succeeds or fails on its own (resolveEntitiesOneByOne):
+ * a malformed one is an error at its index; one that names nothing that exists (a resource gone,
+ * a tenant the upstream does not know, a reference whose __typename is not the resource's real
+ * type) is null without an error. References resolve through the per-operation loaders, so a
+ * batch costs at most one read per distinct key.
  */
-import { builder } from '../builder.js';
-import type { NodeKind } from '../../core/node-key.js';
-import { parseGlobalId } from '../global-id.js';
+import { entitiesResolver } from '@apollo/subgraph/dist/types.js';
+import { GraphQLError, isInterfaceType, isObjectType, type GraphQLFieldResolver } from 'graphql';
+import type { GatewayContext } from '../../context.js';
 import { badUserInput } from '../../core/errors.js';
+import type { ResourceKind } from '../../domain/resource-shapes.js';
+import type { ResourceView } from '../../domain/resource-view.js';
+import { builder } from '../builder.js';
+import { entityKey } from '../entity-key.js';
 import { DecommissionedResourceRef } from './decommissioned.js';
 import { DeviceResourceRef, GeneralResourceRef, ResourceRef, SyntheticResourceRef } from './resource.js';
 import { TenantRef } from './tenant.js';
 
-interface Reference { id?: unknown; tenantId?: unknown; resourceId?: unknown }
+const idKey = builder.selection<{ id: string }>('id');
+const naturalKey = builder.selection<{ tenantId: string; resourceId: string }>('tenantId resourceId');
 
-/** The inventory's own ids of a reference, from its global id or from its other key. */
-function ownIds(ref: Reference, kind: NodeKind): { tenantId: string; id: string } {
-  if (ref.id !== undefined) {
-    const key = parseGlobalId(String(ref.id), 'representations.id');
-    if (key.kind !== kind) throw badUserInput(`representations.id is not the id of a ${kind}`, 'representations.id');
-    return { tenantId: key.tenantId, id: 'id' in key ? key.id : key.tenantId };
-  }
-  return { tenantId: String(ref.tenantId), id: String(ref.resourceId ?? ref.tenantId) };
+/** The key of a reference as the data source takes it. */
+function ownIds(ref: unknown): { tenantId: string; id: string } {
+  const key = entityKey(ref);
+  return { tenantId: key.tenantId, id: 'id' in key ? key.id : key.tenantId };
 }
 
 builder.asEntity(TenantRef, {
-  key: [builder.selection<{ id: string }>('id'), builder.selection<{ tenantId: string }>('tenantId')],
-  resolveReference: (ref: Reference, ctx) => ctx.inventory.tenant(ownIds(ref, 'Tenant').tenantId),
+  key: [idKey, builder.selection<{ tenantId: string }>('tenantId')],
+  // A tenant exists when the upstream answers its resource types (read once per operation, shared with node lookups).
+  resolveReference: async (ref, ctx) => {
+    const tenant = ctx.inventory.tenant(ownIds(ref).tenantId);
+    try {
+      return (await ctx.inventory.resourceTypes(tenant.id)) === null ? null : tenant;
+    } catch (error) {
+      if (error instanceof GraphQLError && error.extensions.code === 'NOT_FOUND') return null;
+      throw error;
+    }
+  },
 });
 
-for (const ref of [ResourceRef, GeneralResourceRef, DeviceResourceRef, SyntheticResourceRef]) {
-  builder.asEntity(ref, {
-    key: builder.selection<{ id: string }>('id'),
-    resolveReference: (key: Reference, ctx) => ctx.inventory.resourceReference(ownIds(key, 'Resource')),
-  });
-}
+builder.asEntity(ResourceRef, {
+  key: [idKey, naturalKey],
+  resolveReference: (ref, ctx) => ctx.inventory.resourceReference(ownIds(ref)),
+});
+
+/** A concrete type's reference is that type only: a device sent as GeneralResource is no GeneralResource (null). */
+const concrete = (kind: ResourceKind) => async (ref: unknown, ctx: GatewayContext): Promise<ResourceView | null> => {
+  const view = await ctx.inventory.resourceReference(ownIds(ref));
+  return view && (view.kind ?? kind) === kind ? view : null;
+};
+builder.asEntity(GeneralResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('general') });
+builder.asEntity(DeviceResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('device') });
+builder.asEntity(SyntheticResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('synthetic') });
 
 builder.asEntity(DecommissionedResourceRef, {
-  key: [builder.selection<{ id: string }>('id'), builder.selection<{ tenantId: string; resourceId: string }>('tenantId resourceId')],
-  resolveReference: (key: Reference, ctx) => ctx.inventory.decommissionedReference(ownIds(key, 'DecommissionedResource')),
+  key: [idKey, naturalKey],
+  resolveReference: (ref, ctx) => ctx.inventory.decommissionedReference(ownIds(ref)),
 });
+
+/**
+ * `_entities`, one representation at a time: @apollo/subgraph's resolver maps the whole batch in
+ * one synchronous pass, so one representation that throws (an unknown __typename, a malformed id)
+ * nulls the batch and leaves the others' promises rejecting unhandled. Here a representation's
+ * error is a value at its index, which graphql-js reports at that index; the others answer.
+ */
+export const resolveEntitiesOneByOne: GraphQLFieldResolver<unknown, GatewayContext, { representations: unknown[] }> = (_root, args, ctx, info) =>
+  args.representations.map((rep, index) => {
+    try {
+      const typename = (rep as { __typename?: unknown }).__typename;
+      const type = typeof typename === 'string' ? info.schema.getType(typename) : undefined;
+      const resolvable = (isObjectType(type) || isInterfaceType(type)) && (type.extensions as { apollo?: { subgraph?: { resolveReference?: unknown } } }).apollo?.subgraph?.resolveReference;
+      if (!resolvable) return badUserInput(`representations[${index}]: no entity type named '${String(typename).slice(0, 100)}'`, 'representations.__typename');
+      return entitiesResolver({ representations: [rep], context: ctx, info })[0];
+    } catch (error) {
+      return error instanceof GraphQLError ? error : new GraphQLError(`representations[${index}] could not be resolved`, { originalError: error as Error });
+    }
+  });

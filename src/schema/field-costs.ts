@@ -1,0 +1,110 @@
+/**
+ * What each field that reaches the upstream costs, written once: the gateway's own estimate
+ * (cost.ts) walks an operation with it, and the pricing plugin (pricing-plugin.ts) gives each field
+ * its entry's `@cost`/`@listSize`, which Pothos' federation plugin emits for a federation gateway's
+ * demand control. A resource's record fields (hostName, bios...) are not here: what they
+ * cost depends on where the resource was reached (the field-source table, src/domain/resource.ts),
+ * at most one detail read and one search by id per resource whatever is selected, which the
+ * gateways' default weight of an object (1) stands for. test/unit/field-sources.test.ts fails when
+ * a field calls the data source without an entry, or the printed schema lacks its directives.
+ */
+import type { RouteName } from '../core/routes.js';
+import type { ResourceOrigin } from '../domain/resource.js';
+import { planCalls, planSummary } from '../domain/summary.js';
+
+/** Sizes a gateway assumes where no argument bounds a list: the defaults of the settings the estimate reads. */
+export const ASSUMED_SIZES = {
+  /** DEFAULT_PAGE_SIZE's default: a connection without first/last. */
+  page: 50,
+  /** MAX_PAGE_SIZE's default: the unpaged minimal listing (the upstream does not bound it). */
+  minimalList: 500,
+  /** A tenant's resource types (the upstream does not bound them either). */
+  resourceTypes: 50,
+} as const;
+
+/** What the items of a list (or the object of a field) cost in turn, by what they are. */
+export type Items = { resource: ResourceOrigin } | 'decommissioned' | 'antivirus' | 'resourceType' | 'summary';
+
+export interface FieldCost {
+  /** The upstream read the field makes for each object it is selected on. */
+  route?: RouteName;
+  /** Calls of that read (default 1); a connection counts its pages by its arguments. */
+  calls?: number;
+  /** The read is made once per tenant and operation, whatever selects it (a tenant's resource types). */
+  oncePerTenant?: true;
+  /** The read is shared by every field of one object with the same `sharedBy` (a decommissioned resource's hardware). */
+  sharedBy?: string;
+  /** A page of a connection (sized by first/last), or a list of an assumed size. */
+  list?: 'connection' | keyof typeof ASSUMED_SIZES;
+  /** A field taking a time window: one read per distinct window. */
+  perWindow?: true;
+  /** What the field's items (or object) are, whose selection costs more. */
+  items?: Items;
+  /** A field of an interface: composition takes @cost and @listSize on the implementations' fields only. */
+  onImplementations?: true;
+}
+
+const connection = (route: RouteName, items: Items): FieldCost => ({ route, list: 'connection', items });
+const HARDWARE: FieldCost = { route: 'historyDetail', sharedBy: 'hardware' };
+
+/** The worst a resource summary can cost (src/domain/summary.ts plans the reads). */
+const SUMMARY_WORST = Object.values(planCalls(planSummary({ total: true, byState: true, byResourceType: true }, { state: null, aliasIp: null }))).reduce((a, b) => a + b, 0);
+
+/** Every field that reaches the upstream, by type and field name. */
+export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldCost>>>> = {
+  Query: {
+    tenant: {},
+    node: { route: 'detail' },
+    nodes: { route: 'detail' },
+  },
+  Mutation: {
+    updateResource: { route: 'update', calls: 2, items: { resource: 'detail' } },
+  },
+  Tenant: {
+    resources: connection('search', { resource: 'search' }),
+    resourceList: { route: 'minimal', list: 'minimalList', items: { resource: 'minimal' } },
+    resource: { route: 'detail', items: { resource: 'detail' } },
+    decommissionedResources: connection('history', 'decommissioned'),
+    decommissionedResource: { route: 'historyDetail', items: 'decommissioned' },
+    antivirusDefinitions: connection('antivirus', 'antivirus'),
+    resourceSummary: { route: 'search', calls: SUMMARY_WORST, items: 'summary' },
+    resourceTypes: { route: 'resourceTypes', oncePerTenant: true, list: 'resourceTypes', items: 'resourceType' },
+  },
+  ResourceType: {
+    resources: connection('search', { resource: 'search' }),
+  },
+  Resource: {
+    applications: { route: 'applications', onImplementations: true },
+    availability: { route: 'availability', perWindow: true, onImplementations: true },
+  },
+  DecommissionedResource: {
+    bios: HARDWARE, networkCards: HARDWARE, physicalDisks: HARDWARE, logicalDisks: HARDWARE, cpus: HARDWARE, videoCards: HARDWARE,
+  },
+};
+
+/** The fields of a decommissioned resource that share its hardware read (the additionalInfo read). */
+export const HARDWARE_FIELDS: ReadonlySet<string> = new Set(Object.entries(FIELD_COSTS.DecommissionedResource ?? {}).filter(([, c]) => c.sharedBy === 'hardware').map(([name]) => name));
+
+export function costOf(typeName: string, field: string): FieldCost | undefined {
+  const fields = FIELD_COSTS[typeName];
+  return fields && Object.hasOwn(fields, field) ? fields[field] : undefined;
+}
+
+export interface CostDirectives {
+  cost?: number;
+  listSize?: { assumedSize?: number; slicingArguments?: string[]; sizedFields?: string[]; requireOneSlicingArgument?: boolean };
+}
+
+/** The @cost/@listSize of a field from its entry (spread into the field's options). */
+export function directivesOf(entry: FieldCost): CostDirectives {
+  const out: CostDirectives = {};
+  const calls = entry.route ? (entry.calls ?? 1) : 0;
+  if (calls > 0) out.cost = calls;
+  if (entry.list === 'connection') {
+    // Without first or last, a page is the default page size (assumedSize: the gateways that read it).
+    out.listSize = { slicingArguments: ['first', 'last'], sizedFields: ['edges', 'nodes'], assumedSize: ASSUMED_SIZES.page, requireOneSlicingArgument: false };
+  } else if (entry.list) {
+    out.listSize = { assumedSize: ASSUMED_SIZES[entry.list] };
+  }
+  return out;
+}
