@@ -82,6 +82,17 @@ export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldC
   },
 };
 
+/**
+ * The weight of an object type (@cost on the type): a gateway counts 1 per object by default, which
+ * for a resource stands for its detail read (at most one per resource, whatever fields are
+ * selected). Every other object comes with the record or read that holds it, priced on its field
+ * (the Resource interface cannot carry @cost, so it keeps the default 1 too).
+ */
+export function objectWeight(typeName: string): number | undefined {
+  if (['Query', 'Mutation', 'Subscription'].includes(typeName)) return undefined;
+  return ['GeneralResource', 'DeviceResource', 'SyntheticResource'].includes(typeName) ? 1 : 0;
+}
+
 /** The fields of a decommissioned resource that share its hardware read (the additionalInfo read). */
 export const HARDWARE_FIELDS: ReadonlySet<string> = new Set(Object.entries(FIELD_COSTS.DecommissionedResource ?? {}).filter(([, c]) => c.sharedBy === 'hardware').map(([name]) => name));
 

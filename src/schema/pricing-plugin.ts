@@ -3,12 +3,17 @@
  * cost (field-costs.ts), by type and field name, before the federation plugin emits them: no
  * field declares its own, so the schema and the estimate cannot disagree. A field of an interface
  * whose entry says `onImplementations` gets them on the implementations' copies only, as
- * composition requires.
+ * composition requires. Object types get their weight (objectWeight) the same way.
  */
-import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
-import { costOf, directivesOf } from './field-costs.js';
+import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type PothosTypeConfig, type SchemaTypes } from '@pothos/core';
+import { costOf, directivesOf, objectWeight } from './field-costs.js';
 
 export class PricingPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
+  override onTypeConfig(typeConfig: PothosTypeConfig): PothosTypeConfig {
+    const weight = typeConfig.kind === 'Object' ? objectWeight(typeConfig.name) : undefined;
+    return weight === undefined ? typeConfig : { ...typeConfig, pothosOptions: { ...typeConfig.pothosOptions, cost: weight } } as PothosTypeConfig;
+  }
+
   override onOutputFieldConfig(fieldConfig: PothosOutputFieldConfig<Types>): PothosOutputFieldConfig<Types> {
     const { declaringType } = fieldConfig as { declaringType?: string };
     const entry = costOf(declaringType ?? fieldConfig.parentType, fieldConfig.name);

@@ -1,8 +1,11 @@
 /**
- * Apollo Federation entities, keyed by the same global id as `node(id:)`, so one id reaches an
- * entity both ways, and by the inventory's natural key for subgraphs that know it: Tenant by
- * "tenantId", resources (the interface and its three implementations, as entity interfaces
- * require) and DecommissionedResource by "tenantId resourceId".
+ * Apollo Federation entities, keyed by the inventory's natural key, which other subgraphs know:
+ * Tenant by "tenantId", resources (the interface and its three implementations, as entity
+ * interfaces require) and DecommissionedResource by "tenantId resourceId". Tenant and
+ * DecommissionedResource also by the global id of `node(id:)`; resources by their natural key
+ * only: with a second key on an entity interface or its implementations, Hive Gateway 2.12 plans
+ * no fetch to an @interfaceObject subgraph (test/e2e/federation-limits.test.ts shows it). A
+ * representation carrying a global id still resolves.
  *
  * Each representation of an `_entities` batch succeeds or fails on its own (resolveEntitiesOneByOne):
  * a malformed one is an error at its index; one that names nothing that exists (a resource gone,
@@ -46,7 +49,7 @@ builder.asEntity(TenantRef, {
 });
 
 builder.asEntity(ResourceRef, {
-  key: [idKey, naturalKey],
+  key: naturalKey,
   resolveReference: (ref, ctx) => ctx.inventory.resourceReference(ownIds(ref)),
 });
 
@@ -55,9 +58,9 @@ const concrete = (kind: ResourceKind) => async (ref: unknown, ctx: GatewayContex
   const view = await ctx.inventory.resourceReference(ownIds(ref));
   return view && (view.kind ?? kind) === kind ? view : null;
 };
-builder.asEntity(GeneralResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('general') });
-builder.asEntity(DeviceResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('device') });
-builder.asEntity(SyntheticResourceRef, { key: [idKey, naturalKey], resolveReference: concrete('synthetic') });
+builder.asEntity(GeneralResourceRef, { key: naturalKey, resolveReference: concrete('general') });
+builder.asEntity(DeviceResourceRef, { key: naturalKey, resolveReference: concrete('device') });
+builder.asEntity(SyntheticResourceRef, { key: naturalKey, resolveReference: concrete('synthetic') });
 
 builder.asEntity(DecommissionedResourceRef, {
   key: [idKey, naturalKey],

@@ -1,0 +1,94 @@
+/**
+ * Our subgraph and the tickets subgraph behind both federation gateways, over real HTTP:
+ * Apollo's (`@apollo/gateway` serving a supergraph composed by `@apollo/composition`) and Hive
+ * Gateway (`@graphql-hive/gateway-runtime` with a supergraph from `@theguild/federation-composition`,
+ * demand control on). Both compose from the SDL the running subgraph reports, as a router would.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { composeServices as composeWithApollo } from '@apollo/composition';
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { startStandaloneServer } from '@apollo/server/standalone';
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { composeServices as composeWithGuild } from '@theguild/federation-composition';
+import { parse } from 'graphql';
+import { startHarness, type GraphQLResponse, type Harness } from './harness.js';
+import { startTicketsSubgraph, TICKETS_SDL, type ResourceKey, type TicketsSubgraph } from './tickets-subgraph.js';
+
+/** The subgraph runs with the production defaults (introspection off): `_service` only with this secret. */
+export const FEDERATION_SECRET = 'federation-test-secret-0123456789';
+export const SECRET_HEADER = { 'x-federation-secret': FEDERATION_SECRET };
+export const GATEWAYS = ['apollo', 'hive'] as const;
+export type GatewayName = (typeof GATEWAYS)[number];
+
+export interface FederatedGateway {
+  url: string;
+  query<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
+}
+
+export interface FederationStack {
+  inventory: Harness;
+  tickets: TicketsSubgraph;
+  /** The resources the tickets are about: the first 20 of client_1, ticket n about resource n % 20. */
+  ticketed: ResourceKey[];
+  /** The subgraph SDL the inventory reported. */
+  sdl: string;
+  gateways: Record<GatewayName, FederatedGateway>;
+  close(): Promise<void>;
+}
+
+/** Both composers over our SDL (as reported, or altered by a test) and the tickets subgraph. */
+export function composeBoth(inventorySdl: string, urls: { inventory: string; tickets: string }, ticketsSdl = TICKETS_SDL) {
+  const services = [
+    { name: 'inventory', typeDefs: parse(inventorySdl), url: urls.inventory },
+    { name: 'tickets', typeDefs: parse(ticketsSdl), url: urls.tickets },
+  ];
+  return { apollo: composeWithApollo(services), guild: composeWithGuild(services) };
+}
+
+const client = (url: string): FederatedGateway => ({
+  url,
+  async query(query, variables) {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return (await res.json()) as never;
+  },
+});
+
+export async function startFederation(): Promise<FederationStack> {
+  const inventory = await startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET } });
+  const ticketed = inventory.simulator.dataset.tenants.get('client_1')!.resources.slice(0, 20).map((r) => ({ tenantId: 'client_1', resourceId: r.id }));
+  const tickets = await startTicketsSubgraph(ticketed);
+  const sdl = (await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER)).data!._service.sdl as string;
+  const composed = composeBoth(sdl, { inventory: inventory.url, tickets: tickets.url });
+  if (composed.apollo.errors || composed.guild.errors) throw new Error(`composition failed: ${[...composed.apollo.errors ?? [], ...composed.guild.errors ?? []].map((e) => e.message).join('; ')}`);
+
+  const apolloGateway = new ApolloGateway({
+    supergraphSdl: composed.apollo.supergraphSdl,
+    buildService: ({ url }) => new RemoteGraphQLDataSource({ url, willSendRequest: ({ request }) => { request.http?.headers.set('x-federation-secret', FEDERATION_SECRET); } }),
+  });
+  const apolloServer = new ApolloServer({ gateway: apolloGateway, includeStacktraceInErrorResponses: false });
+  const { url: apolloUrl } = await startStandaloneServer(apolloServer, { listen: { port: 0, host: '127.0.0.1' } });
+
+  // Unmasked so that a failure names its cause; demand control reports each operation's estimate.
+  const hive = createGatewayRuntime({
+    supergraph: composed.guild.supergraphSdl!, logging: false, maskedErrors: false,
+    transportEntries: { inventory: { headers: [['x-federation-secret', FEDERATION_SECRET]] } },
+    demandControl: { includeExtensionMetadata: true },
+  });
+  const hiveServer = http.createServer(hive);
+  await new Promise<void>((resolve) => hiveServer.listen(0, '127.0.0.1', resolve));
+
+  return {
+    inventory, tickets, ticketed, sdl,
+    gateways: { apollo: client(apolloUrl), hive: client(`http://127.0.0.1:${(hiveServer.address() as AddressInfo).port}/graphql`) },
+    async close() {
+      await apolloServer.stop();
+      hiveServer.closeAllConnections();
+      await new Promise((resolve) => hiveServer.close(resolve));
+      await hive.dispose();
+      await tickets.close();
+      await inventory.close();
+    },
+  };
+}
