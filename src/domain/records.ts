@@ -143,6 +143,9 @@ const HARDWARE_PARTS: { [K in keyof DecommissionedAdditional]: (value: unknown) 
   })),
 };
 
+/** The names of the hardware parts: the schema's hardware fields and what they cost are written per name from this list. */
+export const HARDWARE_PART_NAMES = Object.keys(HARDWARE_PARTS) as readonly (keyof DecommissionedAdditional)[];
+
 /** The hardware parts a record carries, by presence: a list record may carry some without additionalInfo. */
 function hardwareOf(raw: WireRecord): Partial<DecommissionedAdditional> {
   const parts: Partial<Record<keyof DecommissionedAdditional, unknown>> = {};

@@ -1,6 +1,7 @@
 /**
  * Static estimate of the upstream calls an operation can make, computed before execution from
- * the document and its variables. It is an upper bound under the stated assumptions for lists
+ * the document and its variables: what each field costs is the one table of field-costs.ts (which
+ * the schema's @cost/@listSize also read), what a resource's fields cost the field-source table. It is an upper bound under the stated assumptions for lists
  * whose size the upstream does not bound (the minimal listing, resource types); the session's
  * runtime budget enforces the limit for those too.
  */
@@ -14,8 +15,10 @@ import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resou
 import type { ResourceKind } from '../domain/resource-shapes.js';
 import { planCalls, planSummary } from '../domain/summary.js';
 import { callsOf, NO_CALLS, plus, times, worstOf, type CallCount, type UpstreamEstimate } from '../core/call-count.js';
-import { parseGlobalId } from './global-id.js';
 import { pagesFor, planWindow, type ConnectionArgs } from '../domain/paging.js';
+import { costOf, FIELD_COSTS, type FieldCost, type Items } from './field-costs.js';
+import { nodeKeyOf, tenantOfArgument, tenantOfGlobalId } from './entity-key.js';
+import type { NodeKind } from '../core/node-key.js';
 
 export type { UpstreamEstimate } from '../core/call-count.js';
 
@@ -34,7 +37,8 @@ export interface CostSettings {
 
 const isResourceField = (name: string): name is ResourceFieldName => Object.hasOwn(RESOURCE_FIELDS, name);
 const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource', 'SyntheticResource']);
-const HARDWARE = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
+/** The setting that sizes each kind of list of the table. */
+const SIZE_SETTING = { page: 'defaultPageSize', minimalList: 'minimalListSize', resourceTypes: 'resourceTypeCount' } as const;
 
 class Walker {
   /** Argument problems found before execution (so a bad nested argument costs no upstream call). */
@@ -123,10 +127,20 @@ class Walker {
       }
       return plus(callsOf('detail', detail ? 1 : 0), callsOf('search', search ? 1 : 0));
     }));
-    const availability = fields.filter((f) => f.field.name.value === 'availability');
-    for (const f of availability) this.checkWindow(this.arg(f.field, 'from'), this.arg(f.field, 'to'));
-    const windows = new Set(availability.map((f) => JSON.stringify([this.arg(f.field, 'from'), this.arg(f.field, 'to')])));
-    return plus(reads, callsOf('applications', names.has('applications') ? 1 : 0), callsOf('availability', windows.size));
+    // The per-resource reads of the table (applications, availability: one per distinct window).
+    const own = Object.entries(FIELD_COSTS.Resource ?? {}).map(([name, entry]) => {
+      const selected = fields.filter((f) => f.field.name.value === name);
+      if (selected.length === 0) return NO_CALLS;
+      const n = entry.perWindow ? this.windows(selected.map((f) => f.field)) : 1;
+      return plus(...(entry.reads ?? []).map((route) => callsOf(route, n)));
+    });
+    return plus(reads, ...own);
+  }
+
+  /** Distinct time windows of these fields (checked before any call). */
+  private windows(fields: FieldNode[]): number {
+    for (const f of fields) this.checkWindow(this.arg(f, 'from'), this.arg(f, 'to'));
+    return new Set(fields.map((f) => JSON.stringify([this.arg(f, 'from'), this.arg(f, 'to')]))).size;
   }
 
   private checkWindow(from: unknown, to: unknown): void {
@@ -143,10 +157,6 @@ class Walker {
     }
   }
 
-  decommissioned(set: SelectionSetNode | undefined): CallCount {
-    return callsOf('historyDetail', this.fields(set).some((f) => HARDWARE.has(f.field.name.value)) ? 1 : 0);
-  }
-
   /** Nodes of a connection selection (edges.node and nodes), as one merged selection list. */
   nodeSelections(set: SelectionSetNode | undefined): SelectionSetNode[] {
     const out: SelectionSetNode[] = [];
@@ -161,14 +171,6 @@ class Walker {
     return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
   }
 
-  /**
-   * A page of a paged list: the upstream pages the connection's window needs (one, or two when no
-   * page size covers it: src/domain/paging.ts plans it the same way), then per item.
-   */
-  connection(route: 'search' | 'history' | 'antivirus', field: FieldNode, perItem: CallCount): CallCount {
-    return plus(callsOf(route, this.upstreamPages(field)), times(perItem, this.pageSize(field)));
-  }
-
   private upstreamPages(field: FieldNode): number {
     const limits = { defaultPageSize: this.settings.defaultPageSize, maxPageSize: this.settings.maxPageSize };
     const args = Object.fromEntries(['first', 'after', 'last', 'before', 'offset'].map((name) => [name, this.arg(field, name)]));
@@ -178,10 +180,6 @@ class Walker {
     } catch {
       return 2; // arguments the run time refuses (a foreign cursor...): the most a window can take
     }
-  }
-
-  resourceConnection(field: FieldNode): CallCount {
-    return this.connection('search', field, this.resource(this.merged(this.nodeSelections(field.selectionSet)), 'search'));
   }
 
   /** Whether this tenant's resource types read was counted already (null: tenant unknown before execution, never shared). */
@@ -219,57 +217,56 @@ class Walker {
     return plus(callsOf(plan.source === 'listing' ? 'minimal' : 'search', cost), callsOf('resourceTypes', plan.typesList && !this.typesReadCounted(tenantArg) ? 1 : 0));
   }
 
-  tenant(set: SelectionSetNode | undefined, tenantArg: string | null = null): CallCount {
+  /** What the fields of `typeName` selected in `set` cost, each by its entry in the table. */
+  fieldsOf(typeName: string, set: SelectionSetNode | undefined, tenantArg: string | null): CallCount {
     const costs: CallCount[] = [];
+    const shared = new Set<string>();
     for (const { field } of this.fields(set)) {
-      switch (field.name.value) {
-        case 'resources':
-          costs.push(this.resourceConnection(field));
-          break;
-        case 'resourceList':
-          costs.push(callsOf('minimal'), times(this.resource(field.selectionSet, 'minimal'), this.settings.minimalListSize));
-          break;
-        case 'resource':
-          costs.push(callsOf('detail'), this.resource(field.selectionSet, 'detail'));
-          break;
-        case 'decommissionedResources':
-          costs.push(this.connection('history', field, this.decommissioned(this.merged(this.nodeSelections(field.selectionSet)))));
-          break;
-        case 'decommissionedResource':
-          costs.push(callsOf('historyDetail'));
-          break;
-        case 'antivirusDefinitions': {
-          const resourceSets = this.nodeSelections(field.selectionSet).flatMap((s) => this.fields(s).filter((f) => f.field.name.value === 'resource').map((f) => f.field.selectionSet).filter((x): x is SelectionSetNode => !!x));
-          costs.push(this.connection('antivirus', field, resourceSets.length ? this.resource(this.merged(resourceSets), 'antivirus') : NO_CALLS));
-          break;
-        }
-        case 'resourceSummary':
-          costs.push(this.summary(field, tenantArg));
-          break;
-        case 'resourceTypes': {
-          const nested = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resources');
-          costs.push(callsOf('resourceTypes', this.typesReadCounted(tenantArg) ? 0 : 1), times(plus(...nested.map((f) => this.resourceConnection(f.field))), this.settings.resourceTypeCount));
-          break;
-        }
-        default:
-          break;
+      const entry = costOf(typeName, field.name.value);
+      if (!entry) continue;
+      if (entry.sharedBy) {
+        if (shared.has(entry.sharedBy)) continue;
+        shared.add(entry.sharedBy);
       }
+      costs.push(this.priced(entry, field, tenantArg));
     }
     return plus(...costs);
   }
 
   /**
-   * One object looked up by key (node, nodes, _entities): one read, plus what its selection
-   * costs on whichever type it turns out to be. Fields on Node itself count as a resource's.
+   * One field by its entry: its reads (a connection's pages: one or two, as src/domain/paging.ts
+   * plans the window), then what its items cost, times how many there are.
    */
-  objectByKey(set: SelectionSetNode | undefined): CallCount {
+  priced(entry: FieldCost, field: FieldNode, tenantArg: string | null): CallCount {
+    if (entry.items === 'summary') return this.summary(field, tenantArg);
+    const reads = entry.oncePerTenant && this.typesReadCounted(tenantArg) ? [] : (entry.reads ?? []);
+    if (entry.list === 'connection') {
+      const items = this.items(entry.items, this.merged(this.nodeSelections(field.selectionSet)), tenantArg);
+      return plus(...reads.map((route) => callsOf(route, this.upstreamPages(field))), times(items, this.pageSize(field)));
+    }
+    const count = entry.list ? this.settings[SIZE_SETTING[entry.list]] : 1;
+    return plus(...reads.map((route) => callsOf(route)), times(this.items(entry.items, field.selectionSet, tenantArg), count));
+  }
+
+  private items(items: Items | undefined, set: SelectionSetNode | undefined, tenantArg: string | null): CallCount {
+    if (!items || items === 'summary') return NO_CALLS;
+    return 'resource' in items ? this.resource(set, items.resource) : this.fieldsOf(items.type, set, tenantArg);
+  }
+
+  /**
+   * One object looked up by key (node, nodes, _entities), once per distinct key: its read, plus
+   * what its selection costs on its type. Fields on Node itself count as the object's.
+   */
+  byKey(set: SelectionSetNode | undefined, kind: NodeKind, tenantId: string | null): CallCount {
     const fields = this.fields(set);
     const on = (types: (string | null)[]) => ({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => types.includes(f.on)).map((f) => f.field) }) as SelectionSetNode;
-    const resourcePart = plus(callsOf('detail'), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
-    // A tenant's key read is its resource types (src/datasource: the tenant check).
-    const tenantPart = plus(callsOf('resourceTypes'), this.tenant(on(['Tenant'])));
-    const historyPart = plus(callsOf('historyDetail'), this.decommissioned(on(['DecommissionedResource'])));
-    return worstOf([resourcePart, tenantPart, historyPart]);
+    switch (kind) {
+      case 'Resource': return plus(callsOf('detail'), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
+      // A tenant's key read is its resource types (src/schema/types/entities.ts: the tenant check).
+      case 'Tenant': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('Tenant', on([null, 'Node', 'Tenant']), tenantId));
+      case 'DecommissionedResource': return plus(callsOf('historyDetail'), this.fieldsOf('DecommissionedResource', on([null, 'Node', 'DecommissionedResource']), tenantId));
+      case 'ResourceType': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('ResourceType', on([null, 'Node', 'ResourceType']), tenantId));
+    }
   }
 
   /** The operation's cost by the tenant it spends (null: a tenant not known before execution). */
@@ -278,52 +275,39 @@ class Walker {
     const add = (tenant: string | null, cost: CallCount) => {
       if (cost.total > 0) byTenant.set(tenant, plus(byTenant.get(tenant) ?? NO_CALLS, cost));
     };
+    const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+    // Keys looked up by node, nodes and _entities: the loaders read each once per operation, so they count once.
+    const looked = new Set<string>();
     for (const { field } of this.fields(operation.selectionSet)) {
       const name = field.name.value;
-      if (name === 'tenant') {
-        const id = this.arg(field, 'id');
-        const tenant = typeof id === 'string' ? tenantOfArgument(id) : null;
-        add(tenant, this.tenant(field.selectionSet, typeof id === 'string' ? id : null));
-      } else if (name === 'updateResource') {
-        const resource = this.fields(field.selectionSet).filter((f) => f.field.name.value === 'resource');
-        const input = this.arg(field, 'input') as { tenantId?: unknown; id?: unknown } | null | undefined;
-        const tenant = typeof input?.tenantId === 'string' ? input.tenantId : typeof input?.id === 'string' ? tenantOfGlobalId(input.id) : null;
-        add(tenant, plus(callsOf('update'), callsOf('detail'), ...resource.map((f) => this.resource(f.field.selectionSet, 'detail'))));
-      } else if (name === '_entities' || name === 'nodes' || name === 'node') {
+      const entry = name === '_entities' ? { byKey: true as const } : costOf(rootType, name);
+      if (!entry) continue;
+      if (entry.byKey) {
         const list = name === 'node' ? [this.arg(field, 'id')] : this.arg(field, name === 'nodes' ? 'ids' : 'representations');
-        const each = this.objectByKey(field.selectionSet);
         if (!Array.isArray(list)) {
-          add(null, times(each, this.settings.maxPageSize));
+          const kinds: NodeKind[] = ['Resource', 'Tenant', 'DecommissionedResource', 'ResourceType'];
+          add(null, times(worstOf(kinds.map((kind) => this.byKey(field.selectionSet, kind, null))), this.settings.maxPageSize));
           continue;
         }
-        for (const item of list) add(tenantOfKey(item), each);
+        for (const item of list) {
+          const key = nodeKeyOf(item);
+          if (!key || looked.has(JSON.stringify(key))) continue; // a key that names nothing is refused before any call
+          looked.add(JSON.stringify(key));
+          add(key.tenantId, this.byKey(field.selectionSet, key.kind, key.tenantId));
+        }
+        continue;
       }
+      const id = this.arg(field, 'id');
+      const input = this.arg(field, 'input') as { tenantId?: unknown; id?: unknown } | null | undefined;
+      const tenantArg = name === 'tenant' ? (typeof id === 'string' ? id : null) : null;
+      const tenant = tenantArg !== null ? tenantOfArgument(tenantArg)
+        : typeof input?.tenantId === 'string' ? input.tenantId : typeof input?.id === 'string' ? tenantOfGlobalId(input.id) : null;
+      add(tenant, this.priced(entry, field, tenantArg));
     }
     return byTenant;
   }
 }
 
-/** A tenant argument: an inventory tenant id or a Tenant's global id. */
-function tenantOfArgument(value: string): string {
-  return tenantOfGlobalId(value) ?? value;
-}
-
-function tenantOfGlobalId(value: string): string | null {
-  try {
-    return parseGlobalId(value).tenantId;
-  } catch {
-    return null;
-  }
-}
-
-/** The tenant of a node id or an entity representation, when it says one. */
-function tenantOfKey(item: unknown): string | null {
-  if (typeof item === 'string') return tenantOfGlobalId(item);
-  if (typeof item !== 'object' || item === null) return null;
-  const rep = item as Record<string, unknown>;
-  if (typeof rep.tenantId === 'string') return rep.tenantId;
-  return typeof rep.id === 'string' ? tenantOfGlobalId(rep.id) : null;
-}
 export function estimateUpstreamCalls(
   document: DocumentNode,
   operationName: string | null | undefined,

@@ -24,12 +24,21 @@ export function entityKey(rep: unknown): NodeKey {
   return { kind, tenantId: ref.tenantId, id: ref.resourceId };
 }
 
-/** The same key as a string (for counting distinct keys); null for a representation that names nothing. */
-export function entityKeyString(rep: unknown): string | null {
+/** The object a node id or a representation names; null for one that names nothing (refused before any call). */
+export function nodeKeyOf(item: unknown): NodeKey | null {
   try {
-    const key = typeof rep === 'string' ? parseGlobalId(rep) : entityKey(rep);
-    return JSON.stringify(key);
+    return typeof item === 'string' ? parseGlobalId(item) : entityKey(item);
   } catch {
     return null;
   }
+}
+
+export function tenantOfGlobalId(value: string): string | null {
+  const key = nodeKeyOf(value);
+  return key ? key.tenantId : null;
+}
+
+/** A tenant argument: an inventory tenant id or a Tenant's global id. */
+export function tenantOfArgument(value: string): string {
+  return tenantOfGlobalId(value) ?? value;
 }

@@ -10,6 +10,7 @@
  */
 import type { RouteName } from '../core/routes.js';
 import type { ResourceOrigin } from '../domain/resource.js';
+import { HARDWARE_PART_NAMES } from '../domain/records.js';
 import { planCalls, planSummary } from '../domain/summary.js';
 
 /** Sizes a gateway assumes where no argument bounds a list: the defaults of the settings the estimate reads. */
@@ -22,64 +23,72 @@ export const ASSUMED_SIZES = {
   resourceTypes: 50,
 } as const;
 
-/** What the items of a list (or the object of a field) cost in turn, by what they are. */
-export type Items = { resource: ResourceOrigin } | 'decommissioned' | 'antivirus' | 'resourceType' | 'summary';
+/**
+ * What a field's items (or its object) are, whose selection costs more: resources (as reached
+ * from a record form), a type whose fields this table prices in turn, or a resource summary.
+ */
+export type Items = { resource: ResourceOrigin } | { type: string } | 'summary';
 
 export interface FieldCost {
-  /** The upstream read the field makes for each object it is selected on. */
-  route?: RouteName;
-  /** Calls of that read (default 1); a connection counts its pages by its arguments. */
-  calls?: number;
+  /** The upstream reads the field makes for each object it is selected on, one call each (a connection: its pages). */
+  reads?: readonly RouteName[];
   /** The read is made once per tenant and operation, whatever selects it (a tenant's resource types). */
   oncePerTenant?: true;
-  /** The read is shared by every field of one object with the same `sharedBy` (a decommissioned resource's hardware). */
+  /** The read is shared by every selected field of one object with the same `sharedBy` (a decommissioned resource's hardware). */
   sharedBy?: string;
   /** A page of a connection (sized by first/last), or a list of an assumed size. */
   list?: 'connection' | keyof typeof ASSUMED_SIZES;
-  /** A field taking a time window: one read per distinct window. */
+  /** A field taking a time window (from, to): one read per distinct window. */
   perWindow?: true;
-  /** What the field's items (or object) are, whose selection costs more. */
+  /** An object looked up by its key (node, nodes): what it costs depends on what the key names. */
+  byKey?: true;
   items?: Items;
   /** A field of an interface: composition takes @cost and @listSize on the implementations' fields only. */
   onImplementations?: true;
 }
 
-const connection = (route: RouteName, items: Items): FieldCost => ({ route, list: 'connection', items });
-const HARDWARE: FieldCost = { route: 'historyDetail', sharedBy: 'hardware' };
+const connection = (read: RouteName, items: Items): FieldCost => ({ reads: [read], list: 'connection', items });
+const HARDWARE: FieldCost = { reads: ['historyDetail'], sharedBy: 'hardware' };
+const RESOURCES_OF_SEARCH: Items = { resource: 'search' };
 
-/** The worst a resource summary can cost (src/domain/summary.ts plans the reads). */
-const SUMMARY_WORST = Object.values(planCalls(planSummary({ total: true, byState: true, byResourceType: true }, { state: null, aliasIp: null }))).reduce((a, b) => a + b, 0);
+/** The reads a resource summary may make, the worst case (src/domain/summary.ts plans them). */
+const SUMMARY_READS = Object.entries(planCalls(planSummary({ total: true, byState: true, byResourceType: true }, { state: null, aliasIp: null })))
+  .flatMap(([route, n]) => Array.from({ length: n }, () => route as RouteName));
 
-/** Every field that reaches the upstream, by type and field name. */
+/** Every field that reaches the upstream (or whose items do), by type and field name. */
 export const FIELD_COSTS: Readonly<Record<string, Readonly<Record<string, FieldCost>>>> = {
   Query: {
-    tenant: {},
-    node: { route: 'detail' },
-    nodes: { route: 'detail' },
+    tenant: { items: { type: 'Tenant' } },
+    node: { reads: ['detail'], byKey: true },
+    nodes: { reads: ['detail'], byKey: true },
   },
   Mutation: {
-    updateResource: { route: 'update', calls: 2, items: { resource: 'detail' } },
+    updateResource: { reads: ['update', 'detail'], items: { type: 'UpdateResourcePayload' } },
+  },
+  UpdateResourcePayload: {
+    resource: { items: { resource: 'detail' } },
   },
   Tenant: {
-    resources: connection('search', { resource: 'search' }),
-    resourceList: { route: 'minimal', list: 'minimalList', items: { resource: 'minimal' } },
-    resource: { route: 'detail', items: { resource: 'detail' } },
-    decommissionedResources: connection('history', 'decommissioned'),
-    decommissionedResource: { route: 'historyDetail', items: 'decommissioned' },
-    antivirusDefinitions: connection('antivirus', 'antivirus'),
-    resourceSummary: { route: 'search', calls: SUMMARY_WORST, items: 'summary' },
-    resourceTypes: { route: 'resourceTypes', oncePerTenant: true, list: 'resourceTypes', items: 'resourceType' },
+    resources: connection('search', RESOURCES_OF_SEARCH),
+    resourceList: { reads: ['minimal'], list: 'minimalList', items: { resource: 'minimal' } },
+    resource: { reads: ['detail'], items: { resource: 'detail' } },
+    decommissionedResources: connection('history', { type: 'DecommissionedResource' }),
+    decommissionedResource: { reads: ['historyDetail'], items: { type: 'DecommissionedResource' } },
+    antivirusDefinitions: connection('antivirus', { type: 'AntivirusDefinition' }),
+    resourceSummary: { reads: SUMMARY_READS, items: 'summary' },
+    resourceTypes: { reads: ['resourceTypes'], oncePerTenant: true, list: 'resourceTypes', items: { type: 'ResourceType' } },
   },
   ResourceType: {
-    resources: connection('search', { resource: 'search' }),
+    resources: connection('search', RESOURCES_OF_SEARCH),
+  },
+  AntivirusDefinition: {
+    resource: { items: { resource: 'antivirus' } },
   },
   Resource: {
-    applications: { route: 'applications', onImplementations: true },
-    availability: { route: 'availability', perWindow: true, onImplementations: true },
+    applications: { reads: ['applications'], onImplementations: true },
+    availability: { reads: ['availability'], perWindow: true, onImplementations: true },
   },
-  DecommissionedResource: {
-    bios: HARDWARE, networkCards: HARDWARE, physicalDisks: HARDWARE, logicalDisks: HARDWARE, cpus: HARDWARE, videoCards: HARDWARE,
-  },
+  DecommissionedResource: Object.fromEntries(HARDWARE_PART_NAMES.map((name) => [name, HARDWARE])),
 };
 
 /**
@@ -109,8 +118,7 @@ export interface CostDirectives {
 /** The @cost/@listSize of a field from its entry (spread into the field's options). */
 export function directivesOf(entry: FieldCost): CostDirectives {
   const out: CostDirectives = {};
-  const calls = entry.route ? (entry.calls ?? 1) : 0;
-  if (calls > 0) out.cost = calls;
+  if (entry.reads?.length) out.cost = entry.reads.length;
   if (entry.list === 'connection') {
     // Without first or last, a page is the default page size (assumedSize: the gateways that read it).
     out.listSize = { slicingArguments: ['first', 'last'], sizedFields: ['edges', 'nodes'], assumedSize: ASSUMED_SIZES.page, requireOneSlicingArgument: false };

@@ -218,8 +218,8 @@ describe('federation keys', () => {
       { id: gid, resourceId: sim.id, hostName: sim.hostName },
       { id: globalIdOf({ kind: 'Tenant', tenantId: 'client_1' }), tenantId: 'client_1' },
     ]);
-    // Two references to one resource: one detail read.
-    expect(upstreamCalls(h)).toEqual({ detail: 1 });
+    // Two references to one resource: one detail read; the tenant's existence: its resource types.
+    expect(upstreamCalls(h)).toEqual({ detail: 1, resourceTypes: 1 });
   });
 
   it('refuses a global id of another kind as a resource reference', async () => {

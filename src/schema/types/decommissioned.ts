@@ -5,8 +5,6 @@ import { CloudPropertiesRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
 
-export const HARDWARE_FIELDS = new Set(['bios', 'networkCards', 'physicalDisks', 'logicalDisks', 'cpus', 'videoCards']);
-
 const DecommissionedBiosRef = builder.objectRef<Record<string, string | null>>('DecommissionedBios').implement({
   description: 'BIOS of a decommissioned resource (additional data).',
   fields: (t) => ({
