@@ -1,12 +1,11 @@
 /**
  * Static estimate of the upstream calls an operation can make, computed before execution from
- * the document and its variables: what each field costs is the one table of field-costs.ts (which
- * the schema's @cost/@listSize also read), what a resource's fields cost the field-source table. It is an upper bound under the stated assumptions for lists
- * whose size the upstream does not bound (the minimal listing, resource types); the session's
- * runtime budget enforces the limit for those too.
+ * the document and its variables: what a field costs is written once in field-costs.ts (which the
+ * schema's @cost/@listSize read too), a resource's fields in the field-source table. It is an
+ * upper bound under the stated assumptions for lists whose size the upstream does not bound (the
+ * minimal listing, resource types); the session's runtime budget enforces the limit for those too.
  */
-import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, valueFromASTUntyped, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { parseDateTimeInput } from '../domain/datetime-input.js';
 import { documentWalk, operationOf, type CollectedField, type DocumentWalk } from './document-walk.js';
 import { availabilityWindowSeconds } from '../domain/input.js';
@@ -40,6 +39,9 @@ const RESOURCE_TYPES = new Set(['Resource', 'GeneralResource', 'DeviceResource',
 /** The setting that sizes each kind of list of the table. */
 const SIZE_SETTING = { page: 'defaultPageSize', minimalList: 'minimalListSize', resourceTypes: 'resourceTypeCount' } as const;
 
+/** Adds the key; whether it was new (a read counted once per operation). */
+const firstTime = (seen: Set<string>, key: string): boolean => !seen.has(key) && seen.add(key) !== undefined;
+
 class Walker {
   /** Argument problems found before execution (so a bad nested argument costs no upstream call). */
   readonly problems: GraphQLError[] = [];
@@ -58,22 +60,9 @@ class Walker {
     return this.walk.fields(set);
   }
 
-  value(node: ValueNode | undefined): unknown {
-    if (!node) return undefined;
-    switch (node.kind) {
-      case Kind.VARIABLE: return this.variables[node.name.value];
-      case Kind.INT: return Number(node.value);
-      case Kind.FLOAT: return Number(node.value);
-      case Kind.STRING: case Kind.ENUM: return node.value;
-      case Kind.BOOLEAN: return node.value;
-      case Kind.LIST: return node.values.map((v) => this.value(v));
-      case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, this.value(f.value)]));
-      default: return null;
-    }
-  }
-
   arg(field: FieldNode, name: string): unknown {
-    return this.value(field.arguments?.find((a) => a.name.value === name)?.value);
+    const node = field.arguments?.find((a) => a.name.value === name)?.value;
+    return node ? valueFromASTUntyped(node, this.variables) : undefined;
   }
 
   /** Items a connection field returns at most. */
@@ -184,10 +173,7 @@ class Walker {
 
   /** Whether this tenant's resource types read was counted already (null: tenant unknown before execution, never shared). */
   private typesReadCounted(tenantArg: string | null): boolean {
-    if (tenantArg === null) return false;
-    if (this.typesListRead.has(tenantArg)) return true;
-    this.typesListRead.add(tenantArg);
-    return false;
+    return tenantArg !== null && !firstTime(this.typesListRead, tenantArg);
   }
 
   /**
@@ -208,12 +194,7 @@ class Walker {
     const reads = plan.source === 'listing'
       ? plan.states.map((s) => JSON.stringify([tenantArg, { ...filterValue, state: undefined }, 'listing', s]))
       : [JSON.stringify([tenantArg, filterValue, 'search', plan.read])];
-    let cost = 0;
-    for (const key of reads) {
-      if (this.summaryCounts.has(key)) continue;
-      this.summaryCounts.add(key);
-      cost += 1;
-    }
+    const cost = reads.filter((key) => firstTime(this.summaryCounts, key)).length;
     return plus(callsOf(plan.source === 'listing' ? 'minimal' : 'search', cost), callsOf('resourceTypes', plan.typesList && !this.typesReadCounted(tenantArg) ? 1 : 0));
   }
 
@@ -224,10 +205,7 @@ class Walker {
     for (const { field } of this.fields(set)) {
       const entry = costOf(typeName, field.name.value);
       if (!entry) continue;
-      if (entry.sharedBy) {
-        if (shared.has(entry.sharedBy)) continue;
-        shared.add(entry.sharedBy);
-      }
+      if (entry.sharedBy && !firstTime(shared, entry.sharedBy)) continue;
       costs.push(this.priced(entry, field, tenantArg));
     }
     return plus(...costs);
@@ -291,8 +269,7 @@ class Walker {
         }
         for (const item of list) {
           const key = nodeKeyOf(item);
-          if (!key || looked.has(JSON.stringify(key))) continue; // a key that names nothing is refused before any call
-          looked.add(JSON.stringify(key));
+          if (!key || !firstTime(looked, JSON.stringify(key))) continue; // a key that names nothing is refused before any call
           add(key.tenantId, this.byKey(field.selectionSet, key.kind, key.tenantId));
         }
         continue;
@@ -318,7 +295,6 @@ export function estimateUpstreamCalls(
   if (!operation) return { estimate: 0, byTenant: new Map(), problems: [] };
   const walker = new Walker(documentWalk(document), variables, settings);
   const byTenant = walker.root(operation);
-  let estimate = 0;
-  for (const cost of byTenant.values()) estimate += cost.total;
+  const estimate = [...byTenant.values()].reduce((sum, cost) => sum + cost.total, 0);
   return { estimate, byTenant, problems: walker.problems };
 }

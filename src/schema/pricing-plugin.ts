@@ -23,6 +23,8 @@ export class PricingPlugin<Types extends SchemaTypes> extends BasePlugin<Types> 
 }
 
 declare global {
+  // Pothos registers plugins in this global namespace.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   export namespace PothosSchemaTypes {
     interface Plugins<Types extends SchemaTypes> {
       pricing: PricingPlugin<Types>;
