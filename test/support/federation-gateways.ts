@@ -30,10 +30,11 @@ export interface FederatedGateway {
 export interface FederationStack {
   inventory: Harness;
   tickets: TicketsSubgraph;
-  /** The resources the tickets are about: the first 20 of client_1, ticket n about resource n % 20. */
+  /** The resources the tickets are about: 20 of client_1, the three kinds in turn; ticket n is about resource n % 20. */
   ticketed: ResourceKey[];
-  /** The subgraph SDL the inventory reported. */
+  /** The subgraph SDL the inventory reported, and the supergraphs each composer made of it. */
   sdl: string;
+  supergraphs: Record<GatewayName, string>;
   gateways: Record<GatewayName, FederatedGateway>;
   close(): Promise<void>;
 }
@@ -57,7 +58,9 @@ const client = (url: string): FederatedGateway => ({
 
 export async function startFederation(): Promise<FederationStack> {
   const inventory = await startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET } });
-  const ticketed = inventory.simulator.dataset.tenants.get('client_1')!.resources.slice(0, 20).map((r) => ({ tenantId: 'client_1', resourceId: r.id }));
+  const resources = inventory.simulator.dataset.tenants.get('client_1')!.resources;
+  const byShape = ['general', 'device', 'synthetic'].map((shape) => resources.filter((r) => r.shape === shape));
+  const ticketed = Array.from({ length: 20 }, (_x, i) => ({ tenantId: 'client_1', resourceId: byShape[i % 3]![Math.floor(i / 3)]!.id }));
   const tickets = await startTicketsSubgraph(ticketed);
   const sdl = (await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER)).data!._service.sdl as string;
   const composed = composeBoth(sdl, { inventory: inventory.url, tickets: tickets.url });
@@ -80,7 +83,7 @@ export async function startFederation(): Promise<FederationStack> {
   await new Promise<void>((resolve) => hiveServer.listen(0, '127.0.0.1', resolve));
 
   return {
-    inventory, tickets, ticketed, sdl,
+    inventory, tickets, ticketed, sdl, supergraphs: { apollo: composed.apollo.supergraphSdl, hive: composed.guild.supergraphSdl! },
     gateways: { apollo: client(apolloUrl), hive: client(`http://127.0.0.1:${(hiveServer.address() as AddressInfo).port}/graphql`) },
     async close() {
       await apolloServer.stop();

@@ -47,7 +47,7 @@ export const TICKETS_SDL = /* GraphQL */ `
     "The newest tickets, each about one resource."
     tickets(first: Int!): TicketConnection!
     "Resources with the most tickets, as references the inventory subgraph resolves."
-    hotResources(tenantId: ID!, resourceIds: [ID!]!): [Resource!]!
+    hotResources(tenantId: ID!, resourceIds: [ID!]!): [Resource]!
   }
 `;
 
