@@ -56,29 +56,45 @@ const client = (url: string): FederatedGateway => ({
   },
 });
 
-export async function startFederation(): Promise<FederationStack> {
+/** The two subgraphs alone (no gateway), and the SDL ours reports. */
+export async function startSubgraphs(): Promise<Pick<FederationStack, 'inventory' | 'tickets' | 'ticketed' | 'sdl'>> {
   const inventory = await startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET } });
   const resources = inventory.simulator.dataset.tenants.get('client_1')!.resources;
   const byShape = ['general', 'device', 'synthetic'].map((shape) => resources.filter((r) => r.shape === shape));
   const ticketed = Array.from({ length: 20 }, (_x, i) => ({ tenantId: 'client_1', resourceId: byShape[i % 3]![Math.floor(i / 3)]!.id }));
   const tickets = await startTicketsSubgraph(ticketed);
   const sdl = (await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER)).data!._service.sdl as string;
-  const composed = composeBoth(sdl, { inventory: inventory.url, tickets: tickets.url });
-  if (composed.apollo.errors || composed.guild.errors) throw new Error(`composition failed: ${[...composed.apollo.errors ?? [], ...composed.guild.errors ?? []].map((e) => e.message).join('; ')}`);
+  return { inventory, tickets, ticketed, sdl };
+}
 
-  const apolloGateway = new ApolloGateway({
-    supergraphSdl: composed.apollo.supergraphSdl,
+/** The Apollo Gateway of a supergraph (not listening: the caller starts it), sending the secret to our subgraph. */
+export function apolloGatewayOf(supergraphSdl: string): ApolloServer {
+  const gateway = new ApolloGateway({
+    supergraphSdl,
     buildService: ({ url }) => new RemoteGraphQLDataSource({ url, willSendRequest: ({ request }) => { request.http?.headers.set('x-federation-secret', FEDERATION_SECRET); } }),
   });
-  const apolloServer = new ApolloServer({ gateway: apolloGateway, includeStacktraceInErrorResponses: false });
-  const { url: apolloUrl } = await startStandaloneServer(apolloServer, { listen: { port: 0, host: '127.0.0.1' } });
+  return new ApolloServer({ gateway, includeStacktraceInErrorResponses: false });
+}
 
-  // Unmasked so that a failure names its cause; demand control reports each operation's estimate.
-  const hive = createGatewayRuntime({
-    supergraph: composed.guild.supergraphSdl!, logging: false, maskedErrors: false,
+/** The Hive Gateway of a supergraph, sending the secret to our subgraph; demand control reports each operation's estimate. */
+export function hiveGatewayOf(supergraph: string) {
+  // Unmasked so that a failure names its cause.
+  return createGatewayRuntime({
+    supergraph, logging: false, maskedErrors: false,
     transportEntries: { inventory: { headers: [['x-federation-secret', FEDERATION_SECRET]] } },
     demandControl: { includeExtensionMetadata: true },
   });
+}
+
+export async function startFederation(): Promise<FederationStack> {
+  const { inventory, tickets, ticketed, sdl } = await startSubgraphs();
+  const composed = composeBoth(sdl, { inventory: inventory.url, tickets: tickets.url });
+  if (composed.apollo.errors || composed.guild.errors) throw new Error(`composition failed: ${[...composed.apollo.errors ?? [], ...composed.guild.errors ?? []].map((e) => e.message).join('; ')}`);
+
+  const apolloServer = apolloGatewayOf(composed.apollo.supergraphSdl);
+  const { url: apolloUrl } = await startStandaloneServer(apolloServer, { listen: { port: 0, host: '127.0.0.1' } });
+
+  const hive = hiveGatewayOf(composed.guild.supergraphSdl!);
   const hiveServer = http.createServer(hive);
   await new Promise<void>((resolve) => hiveServer.listen(0, '127.0.0.1', resolve));
 
