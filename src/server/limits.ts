@@ -12,6 +12,7 @@ import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { bareHash, type GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
+import { ASSUMED_SIZES } from '../schema/field-costs.js';
 import { callsByWindow } from '../core/call-count.js';
 import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
@@ -138,8 +139,8 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
     defaultPageSize: config.defaultPageSize,
     maxPageSize: config.maxPageSize,
     minimalListSize: config.maxPageSize,
-    // Assumed for nested pages under resourceTypes; not a bound.
-    resourceTypeCount: 50,
+    // Assumed for nested pages under resourceTypes; not a bound (the schema's @listSize says the same).
+    resourceTypeCount: ASSUMED_SIZES.resourceTypes,
     maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
   };
   /**

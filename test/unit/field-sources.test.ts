@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { documents, loadsFor, RESOURCE_FIELDS, type ResourceFieldName } from '../../src/domain/resource.js';
 import { readField } from '../../src/domain/resource-view.js';
 import { schema, subgraphSchema } from '../../src/schema/index.js';
-import { costOf, FIELD_COSTS } from '../../src/schema/field-costs.js';
+import { ASSUMED_SIZES, costOf, FIELD_COSTS } from '../../src/schema/field-costs.js';
+import { loadConfig } from '../../src/config.js';
 import { estimateUpstreamCalls } from '../../src/schema/cost.js';
 
 /** Resource fields that are not read from a resource record: identity and the per-resource calls. */
@@ -169,6 +170,11 @@ describe('what fields cost (one table: the schema\'s @cost/@listSize and the est
     // Composition refuses them on interface fields.
     expect(printed.has('Resource.applications')).toBe(false);
     expect(printed.get('GeneralResource.applications')).toEqual({ cost: 1, listSize: false });
+  });
+
+  it("assumes the settings' defaults where no argument bounds a list (the printed @listSize cannot follow the environment)", () => {
+    const defaults = loadConfig({});
+    expect({ page: ASSUMED_SIZES.page, minimalList: ASSUMED_SIZES.minimalList }).toEqual({ page: defaults.defaultPageSize, minimalList: defaults.maxPageSize });
   });
 
   it('names only fields the schema has', () => {
