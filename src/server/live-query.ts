@@ -31,7 +31,7 @@ import type { Logger } from '../logger.js';
 import type { InventoryClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
 import { oneRateLimitRefusal } from './rate-limits.js';
-import { ROUTES, type RouteSpec } from '../core/routes.js';
+import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 import type { UpstreamRead } from '../upstream/session.js';
 import type { RedisStore } from '../upstream/shared-store.js';
 import { randomUUID } from 'node:crypto';
@@ -101,16 +101,9 @@ interface LiveOperation {
   onEnd(listener: () => void): void;
 }
 
-/** Resource identifiers an update wakes (see identifiersOf). */
-const resourceIdentifier = (tenantId: string, resourceId: string) => `resource:${tenantId}/${resourceId}`;
-const listsIdentifier = (tenantId: string) => `lists:${tenantId}`;
-/** A read's own identifier, and those of the updates that make it stale (the route table says which). */
-function identifiersOf(key: string, read: UpstreamRead): string[] {
-  const ids = [`read:${key}`];
-  const stale = (ROUTES[read.route] as RouteSpec).staleAfterUpdate;
-  if (stale === 'resource' && read.resourceId !== undefined) ids.push(resourceIdentifier(read.tenantId, read.resourceId));
-  if (stale === 'tenant') ids.push(listsIdentifier(read.tenantId));
-  return ids;
+/** A read's own identifier, and what it depends on (the route table's dependencies: an update invalidates them). */
+export function identifiersOf(key: string, read: UpstreamRead): string[] {
+  return [`read:${key}`, ...dependenciesOf(read.route, read.tenantId, read.resourceId)];
 }
 
 export interface LiveQueriesOptions {
@@ -153,7 +146,7 @@ export class LiveQueries {
 
   /** After an update (here or on another replica): its resource's and tenant lists' readers re-run. */
   resourceUpdated(tenantId: string, resourceId: string): void {
-    void this.store.invalidate([resourceIdentifier(tenantId, resourceId), listsIdentifier(tenantId)]);
+    void this.store.invalidate(staleAfterUpdate(tenantId, resourceId));
   }
 
   /** Ends every open live operation (SIGTERM) and stops polling. */

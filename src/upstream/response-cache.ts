@@ -7,7 +7,7 @@
  * - A TTL per route (src/config.ts), then stale-while-revalidate (the stale entry is served and
  *   one background call refreshes it) and stale-if-error (served while the upstream fails).
  * - Invalidation by generation: a key carries the current generation token of what it depends on
- *   (the resource for a detail read, the tenant's lists for search and minimal reads).
+ *   (what the route table's dependenciesOf names: the resource, or the tenant's lists).
  *   updateResource replaces those tokens before it returns, so no later read can reach an older
  *   entry on any replica: with Redis the tokens live there and every dependent read looks them up.
  * - Two levels: an in-process LRU bounded by bytes, then Redis (SharedStore) when configured.
@@ -27,12 +27,12 @@ import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
 import {
   credentialGeneration, deepFreeze, deserialize, ENTRY_OVERHEAD_BYTES, HEAP_BYTES_PER_TEXT_BYTE, isCredentialGeneration, isOutage, isRefusal,
-  listGeneration, resourceGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
+  dependencyGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
 } from './cache-entry.js';
 import type { SharedStore } from './shared-store.js';
 import { tenantPathPrefix } from './route-path.js';
 import type { RouteName } from '../core/operation-stats.js';
-import { ROUTES, type RouteSpec } from '../core/routes.js';
+import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 
 /** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
 const MAX_LOCAL_GENERATIONS = 100_000;
@@ -90,10 +90,7 @@ export class ResponseCache {
   private dependencies(request: CacheRequest): string[] {
     // A refused credential replaces these (credentialRefused): all its tenants, or the one refused.
     const credential = request.credential ? [credentialGeneration(request.scope), credentialGeneration(request.scope, request.tenantId)] : [];
-    const stale = (ROUTES[request.route] as RouteSpec).staleAfterUpdate;
-    if (stale === 'resource' && request.resourceId !== undefined) return [...credential, resourceGeneration(request.tenantId, request.resourceId)];
-    if (stale === 'tenant') return [...credential, listGeneration(request.tenantId)];
-    return credential;
+    return [...credential, ...dependenciesOf(request.route, request.tenantId, request.resourceId).map(dependencyGeneration)];
   }
 
   /** A cached answer when there is a usable one, else the upstream's (shared with identical calls in flight). */
@@ -213,11 +210,11 @@ export class ResponseCache {
   }
 
   /**
-   * After updateResource: new generations for the resource and its tenant's lists, here and in
-   * the shared store, before the mutation answers.
+   * After updateResource: new generations for what the update makes stale (the route table says
+   * what), here and in the shared store, before the mutation answers.
    */
   async invalidateResource(tenantId: string, resourceId: string): Promise<void> {
-    await this.replaceGenerations([resourceGeneration(tenantId, resourceId), listGeneration(tenantId)]);
+    await this.replaceGenerations(staleAfterUpdate(tenantId, resourceId).map(dependencyGeneration));
   }
 
   /** New tokens for these generations, here and in the shared store (or there once it is back). */
