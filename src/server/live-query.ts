@@ -28,7 +28,7 @@ import type { GatewayContext } from '../context.js';
 import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
-import type { InventoryClient } from '../upstream/client.js';
+import type { UpstreamClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
 import { oneRateLimitRefusal } from './rate-limits.js';
 import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
@@ -108,7 +108,7 @@ export function identifiersOf(key: string, read: UpstreamRead): string[] {
 
 export interface LiveQueriesOptions {
   config: GatewayConfig;
-  client: InventoryClient;
+  client: UpstreamClient;
   admission: AdmissionController;
   logger: Logger;
 }
@@ -362,7 +362,7 @@ const UPDATES_CHANNEL = 'live:resource-updated';
  * Updates wake the live queries that read the resource at once: here, and (with Redis) on every
  * other replica, each of which polls for its own viewers only.
  */
-export function connectUpdates(live: LiveQueries, client: InventoryClient, shared: RedisStore | null, logger: Logger): () => void {
+export function connectUpdates(live: LiveQueries, client: UpstreamClient, shared: RedisStore | null, logger: Logger): () => void {
   const replica = randomUUID();
   if (shared) {
     shared.subscribe(UPDATES_CHANNEL, (message) => {

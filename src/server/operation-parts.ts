@@ -8,18 +8,18 @@ import type { GatewayConfig } from '../config.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
-import type { InventoryClient, InventorySession } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import type { SessionOptions } from '../upstream/session.js';
 import { budgetCaller } from '../core/caller.js';
 
 export interface OperationParts {
-  session: InventorySession;
+  session: UpstreamSession;
   stats: OperationStats;
   inventory: InventoryDataSource;
 }
 
 export function operationParts(
-  { client, config, logger }: { client: InventoryClient; config: GatewayConfig; logger: Logger },
+  { client, config, logger }: { client: UpstreamClient; config: GatewayConfig; logger: Logger },
   options: Omit<SessionOptions, 'stats' | 'caller'> & { callerKey: string },
   stats = new OperationStats(),
 ): OperationParts {

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
-import type { InventoryClient, InventorySession } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { callerKey } from '../core/caller.js';
 import type { IncomingMessage } from 'node:http';
@@ -33,7 +33,7 @@ import type { Tracing } from '../observability/tracing.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
-  client: InventoryClient;
+  client: UpstreamClient;
   logger: Logger;
   /** Set by main.ts on SIGTERM: /readyz then answers 503 at once. */
   lifecycle?: Lifecycle;
@@ -41,7 +41,7 @@ export interface GatewayOptions {
   admission?: AdmissionController;
   /**
    * Prometheus metrics (served at /metrics when config.metrics); null: none. The client's
-   * upstream metrics go to the one given to InventoryClient's telemetry: pass the same one.
+   * upstream metrics go to the one given to UpstreamClient's telemetry: pass the same one.
    */
   metrics?: GatewayMetrics | null;
   /** OpenTelemetry tracing (src/observability/tracing.ts); absent: off. */
@@ -66,7 +66,7 @@ function isOwnGraphQLError(error: unknown): boolean {
  * With `x-upstream-stats: 1`, the response extensions carry what the operation cost upstream (in
  * all and per rate-limit category, made and estimated) and what its tenants have left.
  */
-function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
+function upstreamStatsPlugin(client: UpstreamClient): Plugin<GatewayContext> {
   const { budget } = client;
   return {
     onExecute({ args }) {
@@ -102,7 +102,7 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
 }
 
 interface RequestSessions {
-  sessions: InventorySession[];
+  sessions: UpstreamSession[];
   /** Streamed results (@defer/@stream) of this request still being delivered. */
   openStreams: number;
   /** The response was made (for a stream: its head; the body is still to come). */
@@ -169,7 +169,7 @@ function sessionEndPlugin(): Plugin {
  * /healthz: the process is up (answered here, before any admission or upstream work).
  * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
  */
-function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecycle): Plugin {
+function healthPlugin(client: UpstreamClient, logger: Logger, lifecycle: Lifecycle): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const json = (status: number, body: unknown) =>

@@ -1,5 +1,5 @@
 /**
- * InventoryClient: the process-wide parts of talking to the upstream REST API: the undici
+ * UpstreamClient: the process-wide parts of talking to the upstream REST API: the undici
  * keep-alive pool, the fair scheduler, the retry budget, the circuit breaker, the response cache
  * and the upstream credential. Each GraphQL operation gets a session (src/upstream/session.ts),
  * whose calls go through the stages: cached-read.ts, retry.ts, attempt.ts. It returns parsed JSON;
@@ -16,14 +16,14 @@ import type { SharedStore } from './shared-store.js';
 import { RetryBudget } from './retry-budget.js';
 import { RateBudget } from './rate-budget.js';
 import { FairScheduler } from './scheduler.js';
-import { InventorySession, type SessionOptions } from './session.js';
+import { UpstreamSession, type SessionOptions } from './session.js';
 import type { GatewayMetrics, MetricSources } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 
-export { InventorySession, type SessionOptions } from './session.js';
+export { UpstreamSession, type SessionOptions } from './session.js';
 import type { ClientSettings, UpstreamParts, UpstreamTelemetry } from './parts.js';
 
-export interface InventoryClientOptions {
+export interface UpstreamClientOptions {
   baseUrl: string;
   auth: UpstreamAuth;
   settings: ClientSettings;
@@ -52,14 +52,14 @@ export function createDispatcher(settings: Pick<ClientSettings, 'upstreamMaxInFl
   });
 }
 
-export class InventoryClient {
+export class UpstreamClient {
   private readonly parts: UpstreamParts;
   private readonly ownsDispatcher: boolean;
   private readonly baseUrl: string;
   private readonly shared: SharedStore | null;
   private readonly updateListeners = new Set<(tenantId: string, resourceId: string) => void>();
 
-  constructor(options: InventoryClientOptions) {
+  constructor(options: UpstreamClientOptions) {
     const { settings, logger } = options;
     const base = new URL(options.baseUrl);
     const now = options.now ?? (() => performance.now());
@@ -105,8 +105,8 @@ export class InventoryClient {
     return () => this.updateListeners.delete(listener);
   }
 
-  session(options: SessionOptions): InventorySession {
-    return new InventorySession(this.parts, options);
+  session(options: SessionOptions): UpstreamSession {
+    return new UpstreamSession(this.parts, options);
   }
 
   /** closed, open (calls refused at once) or half-open (one probe call allowed). */

@@ -54,7 +54,7 @@ const OPERATION_ENDED = new DOMException('The operation ended', 'AbortError');
 
 type StopKind = 'deadline' | 'client' | 'closed';
 
-export class InventorySession implements RetryScope, CachedReadScope {
+export class UpstreamSession implements RetryScope, CachedReadScope {
   readonly stats: OperationStats;
   readonly authorization: string | null;
   readonly trace: Context | undefined;
@@ -266,7 +266,7 @@ export class InventorySession implements RetryScope, CachedReadScope {
 
   sendInBackground(call: Call): Promise<Fetched> {
     // A background session: it outlives this operation's response, with its own deadline.
-    const background = new InventorySession(this.parts, { authorization: this.authorization, caller: BACKGROUND });
+    const background = new UpstreamSession(this.parts, { authorization: this.authorization, caller: BACKGROUND });
     return background.send(call).finally(() => background.close());
   }
 
