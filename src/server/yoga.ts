@@ -166,18 +166,16 @@ function sessionEndPlugin(): Plugin {
 }
 
 /**
- * /healthz: the process is up (answered here, before any admission or upstream work).
- * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
+ * The one health route pair. /healthz, liveness: the process is up (Yoga's own health check,
+ * healthCheckEndpoint, answers it before any other plugin, admission or upstream work).
+ * /readyz, readiness (here): not draining, the upstream answers and, with client credentials, a
+ * token can be had.
  */
 function healthPlugin(client: UpstreamClient, logger: Logger, lifecycle: Lifecycle): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const json = (status: number, body: unknown) =>
         endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-      if (url.pathname === '/healthz') {
-        json(200, { status: 'ok' });
-        return;
-      }
       if (url.pathname === '/readyz' && request.method === 'GET') {
         if (lifecycle.draining) return json(503, { status: 'draining' });
         try {
@@ -210,7 +208,7 @@ export function createGateway({
     landingPage: false,
     // Bundled GraphiQL: works without reaching a CDN.
     renderGraphiQL,
-    healthCheckEndpoint: '/health',
+    healthCheckEndpoint: '/healthz',
     graphiql: config.graphiql ? graphiqlOptions() : false,
     maskedErrors: {
       maskError(error, message) {

@@ -193,7 +193,7 @@ interface RawAnswer { status: number; text: string; retryAfter: string | string[
  * whose body stream, promise and abort listener per call were much of the gateway's own cost per
  * upstream call; the operation's signal aborts it through the scope's one listener.
  */
-function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptScope, 'signal' | 'onAbort'>): Promise<RawAnswer> {
+export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptScope, 'signal' | 'onAbort'>): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
