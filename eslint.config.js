@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = [
   ['src/core'],
-  ['src/config.ts', 'src/logger.ts'],
+  ['src/config.ts', 'src/config-readers.ts', 'src/logger.ts'],
   ['src/domain'],
   ['src/observability'],
   ['src/upstream'],

@@ -31,14 +31,16 @@ export interface Call {
 }
 
 /** What an attempt needs of its operation (src/upstream/session.ts). */
-export interface AttemptScope {
+export interface AttemptOperation {
   readonly signal: AbortSignal;
   /** Clock time (UpstreamParts.now) at which the operation's upstream work must stop. */
   readonly deadline: number;
   readonly stats: OperationStats;
   readonly trace: Context | undefined;
   /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
-  dispatched: number;
+  dispatchedCalls(): number;
+  /** Counts a request about to leave. */
+  noteDispatch(): void;
   /** The operation's own stop (deadline, client gone, closed) as an error, or null while it runs. */
   stopped(what: string): UpstreamError | null;
   /**
@@ -66,13 +68,13 @@ export interface AttemptRequest {
 const DEADLINE_BACKSTOP_MS = 1_000;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call, authorization, number, retryOf, first }: AttemptRequest): Promise<Fetched> {
+export async function attempt(parts: UpstreamParts, scope: AttemptOperation, { call, authorization, number, retryOf, first }: AttemptRequest): Promise<Fetched> {
   const { settings, metrics, tracing, breaker } = parts;
   // The lane checked the deadline when this call's turn came; this is the last check before sending.
   const stop = scope.stopped(call.what);
   if (stop) throw stop;
   const budget = settings.maxUpstreamCallsPerOperation;
-  if (scope.dispatched >= budget) {
+  if (scope.dispatchedCalls() >= budget) {
     throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
   }
   // What may throw is done before the call takes its place in the window (a place taken is given back or settled).
@@ -90,7 +92,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     if (charged) scope.unspend(call, charged);
     throw new CircuitOpenError(call.what);
   }
-  scope.dispatched++;
+  scope.noteDispatch();
   if (first) parts.retryBudget.recordRequest();
   // The deadline timer ends the attempt at the deadline (with everything else of the operation).
   // undici's own timeouts tick in ~0.5 s steps and may fire up to 0.5 s early, so near the
@@ -193,7 +195,7 @@ interface RawAnswer { status: number; text: string; retryAfter: string | string[
  * whose body stream, promise and abort listener per call were much of the gateway's own cost per
  * upstream call; the operation's signal aborts it through the scope's one listener.
  */
-export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptScope, 'signal' | 'onAbort'>): Promise<RawAnswer> {
+export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptOperation, 'signal' | 'onAbort'>): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
@@ -257,7 +259,7 @@ function reasonOf(text: string | undefined): string | null {
 }
 
 /** Whatever an attempt threw, as an UpstreamError: the operation's own stop first, then timeouts and connection failures. */
-export function classifyFailure(raw: unknown, scope: Pick<AttemptScope, 'stopped'>, what: string): UpstreamError {
+export function classifyFailure(raw: unknown, scope: Pick<AttemptOperation, 'stopped'>, what: string): UpstreamError {
   if (raw instanceof UpstreamError) return raw;
   const stop = scope.stopped(what);
   if (stop) return stop;
