@@ -12,7 +12,8 @@ import { createDispatcher, UpstreamClient } from '../upstream/client.js';
 import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
 import { AdmissionController } from './admission.js';
-import { connectUpdates, LiveQueries } from './live-query.js';
+import { LiveQueries } from './live-query.js';
+import { connectUpdates } from './live-updates.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
 
