@@ -39,7 +39,7 @@ import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 import { liveStream } from './live-payloads.js';
 import { LiveOperationRegistry, wakeWaiters, type LiveOperation } from './live-operations.js';
-import { operationParts } from './operation-parts.js';
+import { operationContext } from './operation-context.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';
@@ -227,7 +227,7 @@ export class LiveQueries {
     const reads = new Map<string, PolledRead>();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
-    const parts = operationParts({ client, config, logger }, {
+    const perOperation = operationContext({ client, config, logger }, {
       authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller,
       // Reads the viewers' pollers keep fresh are fresh for the period the viewers were told.
       polledEvery: (path) => this.polls.freshForMs(LivePolls.keyOf(credential, path)),
@@ -236,8 +236,8 @@ export class LiveQueries {
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });
-    const { session, stats } = parts;
-    Object.assign(ctx, parts);
+    const { session, stats } = perOperation;
+    Object.assign(ctx, perOperation);
     let result: ExecutionResult;
     try {
       result = await execute(args);

@@ -19,7 +19,7 @@ import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
 import { byCategory, plus } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
-import { operationParts } from './operation-parts.js';
+import { operationContext } from './operation-context.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
 import { schemaExposurePlugin } from './schema-exposure.js';
@@ -235,11 +235,11 @@ export function createGateway({
       const { request, params } = initial;
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const parts = operationParts({ client, config, logger }, {
+      const perOperation = operationContext({ client, config, logger }, {
         authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace, callerKey: callerKey(initial as { request: Request; req?: IncomingMessage }),
       }, stats);
-      stateOf(request).sessions.push(parts.session);
-      return { config, ...parts, logger, observed };
+      stateOf(request).sessions.push(perOperation.session);
+      return { config, ...perOperation, logger, observed };
     },
     plugins: [
       // Before everything that keys on the request: a compressed body is inflated into a new one.
