@@ -143,84 +143,69 @@ function checkList(values: string[] | null | undefined, field: string): string[]
   return values.map((v, i) => checkFilterText(v, `${field}[${i}]`));
 }
 
-const text = (value: string | null | undefined, field: string) => (value == null ? undefined : checkFilterText(value, field, { allowComma: true }));
-const optional = <T, R>(value: T | null | undefined, check: (value: T) => R) => (value == null ? undefined : check(value));
-/** Drops the keys left undefined, so a checked filter holds only what was given. */
-const given = <F extends object>(filter: F) => Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as F;
+/** How a value of a filter is checked (and normalized: text trimmed, a group's `exact` a boolean). */
+type ValueCheck = 'text' | 'id' | 'ip' | 'list' | 'range' | 'date' | 'group' | 'state' | 'as-is';
 
-/** Checks every value of a resource filter (in the order the queryString carries them); null: no filter. */
-export function checkResourceFilter(filter: ResourceFilter | null | undefined, path = 'filter'): CheckedResourceFilter | null {
-  if (!filter) return null;
-  const f = (name: string) => `${path}.${name}`;
-  const checked: ResourceFilter = {
-    hostName: text(filter.hostName, f('hostName')),
-    resourceName: text(filter.resourceName, f('resourceName')),
-    dnsName: text(filter.dnsName, f('dnsName')),
-    aliasName: text(filter.aliasName, f('aliasName')),
-    id: optional(filter.id, (id) => checkId(id, f('id'))),
-    serialNumber: text(filter.serialNumber, f('serialNumber')),
-    ipAddress: optional(filter.ipAddress, (ip) => checkIp(ip, f('ipAddress'))),
-    systemUID: text(filter.systemUID, f('systemUID')),
-    state: optional(filter.state, (state) => {
-      if (state === 'decommissioned') throw badUserInput('Decommissioned resources are listed by decommissionedResources, not by this filter', f('state'));
-      return state;
-    }),
-    type: text(filter.type, f('type')),
-    resourceTypes: checkList(filter.resourceTypes, f('resourceTypes')),
-    deviceTypes: checkList(filter.deviceTypes, f('deviceTypes')),
-    appRoles: checkList(filter.appRoles, f('appRoles')),
-    createdBetween: checkRange(filter.createdBetween, f('createdBetween')),
-    updatedBetween: checkRange(filter.updatedBetween, f('updatedBetween')),
-    tags: checkList(filter.tags, f('tags')),
-    template: text(filter.template, f('template')),
-    agentProfile: text(filter.agentProfile, f('agentProfile')),
-    gatewayProfile: text(filter.gatewayProfile, f('gatewayProfile')),
-    instanceId: text(filter.instanceId, f('instanceId')),
-    accountNumber: text(filter.accountNumber, f('accountNumber')),
-    installedIntegrationId: text(filter.installedIntegrationId, f('installedIntegrationId')),
-    agentInstalled: filter.agentInstalled ?? undefined,
-  };
-  // The upstream has one isEquals for all three group keys, so their `exact` must agree.
-  const groups = GROUP_KEYS.filter((k) => filter[k] != null);
-  if (new Set(groups.map((k) => Boolean(filter[k]?.exact))).size > 1) {
-    throw badUserInput('deviceGroup, serviceGroup and deviceLocation must use the same `exact`: the upstream has one isEquals flag', path);
+/** Each field of a filter and its check, in the order the checks run (the queryString's). */
+const RESOURCE_FILTER_CHECKS: Record<keyof ResourceFilter, ValueCheck> = {
+  hostName: 'text', resourceName: 'text', dnsName: 'text', aliasName: 'text', id: 'id', serialNumber: 'text', ipAddress: 'ip', systemUID: 'text',
+  state: 'state', type: 'text', resourceTypes: 'list', deviceTypes: 'list', appRoles: 'list', createdBetween: 'range', updatedBetween: 'range',
+  tags: 'list', template: 'text', agentProfile: 'text', gatewayProfile: 'text', instanceId: 'text', accountNumber: 'text', installedIntegrationId: 'text',
+  agentInstalled: 'as-is', deviceGroup: 'group', serviceGroup: 'group', deviceLocation: 'group', firstAssetManagedTime: 'date', assetManagedTime: 'date',
+  aliasIp: 'ip',
+};
+const DECOMMISSIONED_FILTER_CHECKS: Record<keyof DecommissionedResourceFilter, ValueCheck> = {
+  id: 'id', hostName: 'text', ipAddress: 'ip', instanceId: 'text', tags: 'list', decommissionedBetween: 'range', type: 'text', accountNumber: 'text',
+  provider: 'text', owner: 'text', instanceType: 'text', instanceState: 'as-is', zone: 'text', region: 'text', ami: 'text', hostedServiceName: 'text',
+  launchedBetween: 'range',
+};
+
+function checkValue(check: ValueCheck, value: unknown, field: string): unknown {
+  switch (check) {
+    case 'text': return checkFilterText(value as string, field, { allowComma: true });
+    case 'id': return checkId(value as string, field);
+    case 'ip': return checkIp(value as string, field);
+    case 'list': return checkList(value as string[], field);
+    case 'range': return checkRange(value as DateRange, field);
+    case 'date': return checkDate(value as Date, field);
+    case 'group': {
+      const group = value as GroupMatch;
+      return { name: checkFilterText(group.name, `${field}.name`, { allowComma: true }), exact: Boolean(group.exact) };
+    }
+    case 'state':
+      if (value === 'decommissioned') throw badUserInput('Decommissioned resources are listed by decommissionedResources, not by this filter', field);
+      return value;
+    case 'as-is': return value;
   }
-  for (const key of groups) {
-    const group = filter[key] as GroupMatch;
-    checked[key] = { name: checkFilterText(group.name, f(`${key}.name`), { allowComma: true }), exact: Boolean(group.exact) };
+}
+
+/** Every given value checked by its field's check; the checked filter holds only what was given. */
+function checkFields<F extends object>(filter: F, checks: Record<keyof F, ValueCheck>, path: string): Checked<F> {
+  const checked: Record<string, unknown> = {};
+  for (const [key, check] of Object.entries(checks) as [string, ValueCheck][]) {
+    const value = (filter as Record<string, unknown>)[key];
+    if (value !== null && value !== undefined) checked[key] = checkValue(check, value, `${path}.${key}`);
   }
-  checked.firstAssetManagedTime = optional(filter.firstAssetManagedTime, (date) => checkDate(date, f('firstAssetManagedTime')));
-  checked.assetManagedTime = optional(filter.assetManagedTime, (date) => checkDate(date, f('assetManagedTime')));
-  checked.aliasIp = optional(filter.aliasIp, (ip) => checkIp(ip, f('aliasIp')));
-  return given(checked) as CheckedResourceFilter;
+  return checked as Checked<F>;
 }
 
 /** The three group keys that share the upstream's one isEquals flag. */
 export const GROUP_KEYS = ['deviceGroup', 'serviceGroup', 'deviceLocation'] as const;
 
+/** Checks every value of a resource filter; null: no filter. */
+export function checkResourceFilter(filter: ResourceFilter | null | undefined, path = 'filter'): CheckedResourceFilter | null {
+  if (!filter) return null;
+  // The upstream has one isEquals for all three group keys, so their `exact` must agree.
+  const groups = GROUP_KEYS.filter((k) => filter[k] != null);
+  if (new Set(groups.map((k) => Boolean(filter[k]?.exact))).size > 1) {
+    throw badUserInput('deviceGroup, serviceGroup and deviceLocation must use the same `exact`: the upstream has one isEquals flag', path);
+  }
+  return checkFields(filter, RESOURCE_FILTER_CHECKS, path);
+}
+
 /** Checks every value of a decommissioned-resource filter; null: no filter. */
 export function checkDecommissionedFilter(filter: DecommissionedResourceFilter | null | undefined, path = 'filter'): CheckedDecommissionedFilter | null {
-  if (!filter) return null;
-  const f = (name: string) => `${path}.${name}`;
-  return given({
-    id: optional(filter.id, (id) => checkId(id, f('id'))),
-    hostName: text(filter.hostName, f('hostName')),
-    ipAddress: optional(filter.ipAddress, (ip) => checkIp(ip, f('ipAddress'))),
-    instanceId: text(filter.instanceId, f('instanceId')),
-    tags: checkList(filter.tags, f('tags')),
-    decommissionedBetween: checkRange(filter.decommissionedBetween, f('decommissionedBetween')),
-    type: text(filter.type, f('type')),
-    accountNumber: text(filter.accountNumber, f('accountNumber')),
-    provider: text(filter.provider, f('provider')),
-    owner: text(filter.owner, f('owner')),
-    instanceType: text(filter.instanceType, f('instanceType')),
-    instanceState: filter.instanceState ?? undefined,
-    zone: text(filter.zone, f('zone')),
-    region: text(filter.region, f('region')),
-    ami: text(filter.ami, f('ami')),
-    hostedServiceName: text(filter.hostedServiceName, f('hostedServiceName')),
-    launchedBetween: checkRange(filter.launchedBetween, f('launchedBetween')),
-  }) as CheckedDecommissionedFilter;
+  return filter ? checkFields(filter, DECOMMISSIONED_FILTER_CHECKS, path) : null;
 }
 
 /**

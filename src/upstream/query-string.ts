@@ -3,24 +3,58 @@
  * filters src/domain/input.ts has checked (a value the syntax cannot carry never gets here, so no
  * filter can smuggle a second key upstream) and checks nothing itself.
  */
-import { GROUP_KEYS, type CheckedDecommissionedFilter, type CheckedResourceFilter, type DateRange } from '../domain/input.js';
+import {
+  GROUP_KEYS, type CheckedDecommissionedFilter, type CheckedResourceFilter, type DateRange, type DecommissionedResourceFilter, type GroupMatch, type ResourceFilter,
+} from '../domain/input.js';
 
 type Pairs = [string, string][];
+/** A field's upstream key; a date range's two keys (from, to). */
+type Keys = string | readonly [from: string, to: string];
+
+/** Each field's upstream key, in the order the queryString carries them (isEquals: the groups' one flag). */
+const RESOURCE_KEYS: readonly [keyof ResourceFilter | 'isEquals', Keys][] = [
+  ['hostName', 'hostName'], ['resourceName', 'resourceName'], ['dnsName', 'dnsName'], ['aliasName', 'aliasName'], ['id', 'id'],
+  ['serialNumber', 'serialNumber'], ['ipAddress', 'ipAddress'], ['systemUID', 'systemUID'], ['state', 'state'], ['type', 'type'],
+  ['resourceTypes', 'resourceType'], ['deviceTypes', 'deviceType'], ['appRoles', 'appRoles'],
+  ['createdBetween', ['startCreationDate', 'endCreationDate']], ['updatedBetween', ['startUpdationDate', 'endUpdationDate']],
+  ['tags', 'tags'], ['template', 'template'], ['agentProfile', 'agentProfile'], ['gatewayProfile', 'gatewayProfile'], ['instanceId', 'instanceId'],
+  ['accountNumber', 'accountNumber'], ['installedIntegrationId', 'installedIntgId'], ['agentInstalled', 'agentInstalled'],
+  ['deviceGroup', 'deviceGroup'], ['serviceGroup', 'serviceGroup'], ['deviceLocation', 'deviceLocation'], ['isEquals', 'isEquals'],
+  ['firstAssetManagedTime', 'firstAssetManagedTime'], ['assetManagedTime', 'assetManagedTime'], ['aliasIp', 'aliasIp'],
+];
+const DECOMMISSIONED_KEYS: readonly [keyof DecommissionedResourceFilter, Keys][] = [
+  ['id', 'id'], ['hostName', 'hostName'], ['ipAddress', 'ipAddress'], ['instanceId', 'instanceId'], ['tags', 'tags'],
+  ['decommissionedBetween', ['startDate', 'endDate']], ['type', 'type'], ['accountNumber', 'accountNumber'], ['provider', 'provider'],
+  ['owner', 'owner'], ['instanceType', 'instanceType'], ['instanceState', 'instanceState'], ['zone', 'zone'], ['region', 'region'], ['ami', 'ami'],
+  ['hostedServiceName', 'hostedServiceName'], ['launchedBetween', ['startLaunchDate', 'endLaunchDate']],
+];
 
 /** yyyy-MM-ddTHH:mm:ssZ (GMT): the form the history endpoint documents, used for every date key. */
 export function formatQueryDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Appends what is given: text as it is, lists joined by ',', dates formatted. */
-function add(pairs: Pairs, key: string, value: string | string[] | boolean | Date | null | undefined): void {
-  if (value === null || value === undefined) return;
-  pairs.push([key, Array.isArray(value) ? value.join(',') : value instanceof Date ? formatQueryDate(value) : String(value)]);
+/** A value as the queryString writes it: lists joined by ',', dates in GMT, a group by its name. */
+function written(value: unknown): string {
+  if (Array.isArray(value)) return value.join(',');
+  if (value instanceof Date) return formatQueryDate(value);
+  if (typeof value === 'object' && value !== null) return (value as GroupMatch).name;
+  return String(value);
 }
 
-function addRange(pairs: Pairs, range: DateRange | null | undefined, fromKey: string, toKey: string): void {
-  add(pairs, fromKey, range?.from);
-  add(pairs, toKey, range?.to);
+/** The pairs of what the filter gives, by the key table. */
+function pairsOf(values: Record<string, unknown>, table: readonly [string, Keys][]): Pairs {
+  const pairs: Pairs = [];
+  for (const [field, keys] of table) {
+    const value = values[field];
+    if (value === null || value === undefined) continue;
+    if (typeof keys === 'string') pairs.push([keys, written(value)]);
+    else for (const [i, end] of (['from', 'to'] as const).entries()) {
+      const date = (value as DateRange)[end];
+      if (date) pairs.push([keys[i]!, formatQueryDate(date)]);
+    }
+  }
+  return pairs;
 }
 
 export function joinPairs(pairs: Pairs): string | undefined {
@@ -33,61 +67,12 @@ export function joinPairs(pairs: Pairs): string | undefined {
  */
 export function resourceQueryString(filter: CheckedResourceFilter | null, options: { withoutState?: boolean } = {}): string | undefined {
   if (!filter) return undefined;
-  const pairs: Pairs = [];
-  add(pairs, 'hostName', filter.hostName);
-  add(pairs, 'resourceName', filter.resourceName);
-  add(pairs, 'dnsName', filter.dnsName);
-  add(pairs, 'aliasName', filter.aliasName);
-  add(pairs, 'id', filter.id);
-  add(pairs, 'serialNumber', filter.serialNumber);
-  add(pairs, 'ipAddress', filter.ipAddress);
-  add(pairs, 'systemUID', filter.systemUID);
-  if (!options.withoutState) add(pairs, 'state', filter.state);
-  add(pairs, 'type', filter.type);
-  add(pairs, 'resourceType', filter.resourceTypes);
-  add(pairs, 'deviceType', filter.deviceTypes);
-  add(pairs, 'appRoles', filter.appRoles);
-  addRange(pairs, filter.createdBetween, 'startCreationDate', 'endCreationDate');
-  addRange(pairs, filter.updatedBetween, 'startUpdationDate', 'endUpdationDate');
-  add(pairs, 'tags', filter.tags);
-  add(pairs, 'template', filter.template);
-  add(pairs, 'agentProfile', filter.agentProfile);
-  add(pairs, 'gatewayProfile', filter.gatewayProfile);
-  add(pairs, 'instanceId', filter.instanceId);
-  add(pairs, 'accountNumber', filter.accountNumber);
-  add(pairs, 'installedIntgId', filter.installedIntegrationId);
-  add(pairs, 'agentInstalled', filter.agentInstalled);
-  const groups = GROUP_KEYS.filter((key) => filter[key] != null);
-  for (const key of groups) add(pairs, key, filter[key]?.name);
   // One isEquals for the three group keys (the check made their `exact` agree).
-  if (groups.length > 0) add(pairs, 'isEquals', Boolean(filter[groups[0]!]?.exact));
-  add(pairs, 'firstAssetManagedTime', filter.firstAssetManagedTime);
-  add(pairs, 'assetManagedTime', filter.assetManagedTime);
-  add(pairs, 'aliasIp', filter.aliasIp);
-  return joinPairs(pairs);
+  const group = GROUP_KEYS.map((key) => filter[key]).find((match) => match != null);
+  return joinPairs(pairsOf({ ...filter, state: options.withoutState ? null : filter.state, isEquals: group ? Boolean(group.exact) : null }, RESOURCE_KEYS));
 }
 
 /** The history list's queryString: always state:DECOMMISSIONED, then the checked filter. */
 export function decommissionedQueryString(filter: CheckedDecommissionedFilter | null): string {
-  const pairs: Pairs = [['state', 'DECOMMISSIONED']];
-  if (filter) {
-    add(pairs, 'id', filter.id);
-    add(pairs, 'hostName', filter.hostName);
-    add(pairs, 'ipAddress', filter.ipAddress);
-    add(pairs, 'instanceId', filter.instanceId);
-    add(pairs, 'tags', filter.tags);
-    addRange(pairs, filter.decommissionedBetween, 'startDate', 'endDate');
-    add(pairs, 'type', filter.type);
-    add(pairs, 'accountNumber', filter.accountNumber);
-    add(pairs, 'provider', filter.provider);
-    add(pairs, 'owner', filter.owner);
-    add(pairs, 'instanceType', filter.instanceType);
-    add(pairs, 'instanceState', filter.instanceState);
-    add(pairs, 'zone', filter.zone);
-    add(pairs, 'region', filter.region);
-    add(pairs, 'ami', filter.ami);
-    add(pairs, 'hostedServiceName', filter.hostedServiceName);
-    addRange(pairs, filter.launchedBetween, 'startLaunchDate', 'endLaunchDate');
-  }
-  return joinPairs(pairs) as string;
+  return joinPairs([['state', 'DECOMMISSIONED'], ...pairsOf({ ...filter }, DECOMMISSIONED_KEYS)]) as string;
 }
