@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = [
   ['src/core'],
-  ['src/config.ts', 'src/logger.ts'],
+  ['src/config.ts', 'src/config-readers.ts', 'src/logger.ts'],
   ['src/domain'],
   ['src/observability'],
   ['src/upstream'],
@@ -64,8 +64,13 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...standaloneZones] }],
-      // Rooms a newcomer can read in one sitting (issue 21): split a file before it grows past this.
-      'max-lines': ['error', { max: 400 }],
+      // Rooms a newcomer can read in one sitting (issues 21, 32): split a file by concern before it grows past this.
+      'max-lines': ['error', { max: 300 }],
     },
+  },
+  {
+    // The schema's files (the federation work's, cost.ts among them) keep the earlier bound for now.
+    files: ['src/schema/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
   },
 );

@@ -3,7 +3,7 @@ import type { GatewayConfig } from './config.js';
 import type { InventoryDataSource } from './datasource/data-source.js';
 import type { Logger } from './logger.js';
 import type { ObservedOperation } from './observability/plugin.js';
-import type { InventorySession } from './upstream/client.js';
+import type { UpstreamSession } from './upstream/client.js';
 import type { OperationStats } from './core/operation-stats.js';
 import type { UpstreamEstimate } from './core/call-count.js';
 
@@ -12,7 +12,7 @@ export interface GatewayContext {
   /** The one way to the inventory: resolvers and federation references call only this. */
   inventory: InventoryDataSource;
   /** The caller-bound upstream session, for the request's lifecycle (deadline, close); not for resolvers. */
-  session: InventorySession;
+  session: UpstreamSession;
   stats: OperationStats;
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */

@@ -69,6 +69,24 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
+/**
+ * What a route's answer depends on, as the keys an update replaces: the resource's own
+ * (`resource:<tenant>/<id>`) or its tenant's lists (`lists:<tenant>`), from `staleAfterUpdate`.
+ * The response cache (generations) and the live queries (identifiers) both key by these, so
+ * neither keeps a list of its own.
+ */
+export function dependenciesOf(route: RouteName, tenantId: string, resourceId?: string): string[] {
+  const stale = (ROUTES[route] as RouteSpec).staleAfterUpdate;
+  if (stale === 'resource' && resourceId !== undefined) return [`resource:${tenantId}/${resourceId}`];
+  if (stale === 'tenant') return [`lists:${tenantId}`];
+  return [];
+}
+
+/** What an update of a resource makes stale: every dependency any route's answer can have on it. */
+export function staleAfterUpdate(tenantId: string, resourceId: string): string[] {
+  return [...new Set((Object.keys(ROUTES) as RouteName[]).flatMap((route) => dependenciesOf(route, tenantId, resourceId)))];
+}
+
 /** An availability window that is over cannot change: it has a TTL of its own. */
 export const AVAILABILITY_PAST_TTL: TtlSetting = ['CACHE_TTL_AVAILABILITY_PAST_S', 86_400];
 

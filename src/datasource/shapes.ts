@@ -2,7 +2,7 @@
 import type { ResourceType } from '../domain/records.js';
 import type { ConnectionArgs } from '../domain/paging.js';
 import type { SummaryPlan, SummaryState } from '../domain/summary.js';
-import type { DecommissionedResourceFilter, ResourceFilter } from '../upstream/query-string.js';
+import type { CheckedResourceFilter, DecommissionedResourceFilter, ResourceFilter } from '../domain/input.js';
 
 export interface TenantShape { id: string }
 
@@ -21,7 +21,7 @@ export interface MinimalListArgs {
 }
 
 /** A resource summary before its counts are read: the tenant, the checked filter and the plan of its reads. */
-export interface ResourceSummaryShape { tenantId: string; filter: ResourceFilter | null; plan: SummaryPlan }
+export interface ResourceSummaryShape { tenantId: string; filter: CheckedResourceFilter | null; plan: SummaryPlan }
 export interface StateCount { state: SummaryState; count: number }
 export interface ResourceTypeCount { resourceType: ResourceType; count: number }
 

@@ -9,13 +9,14 @@ import {
   addTallies, emptyTally, planSummary, SUMMARY_STATES, tallyListing, tallySearchRecords, typeKey,
   type ListingState, type SummarySelection, type Tally,
 } from '../domain/summary.js';
-import type { InventorySession } from '../upstream/client.js';
+import type { UpstreamSession } from '../upstream/client.js';
 import { unexpectedShape } from '../upstream/errors.js';
-import { resourceQueryString, type ResourceFilter } from '../upstream/query-string.js';
+import type { CheckedResourceFilter } from '../domain/input.js';
+import { resourceQueryString } from '../upstream/query-string.js';
 import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from './shapes.js';
 
 export interface SummaryReadsDeps {
-  session: InventorySession;
+  session: UpstreamSession;
   /** A list read under the data source's 404 policy: an unknown tenant is its NOT_FOUND error. */
   read<T>(tenantId: string, work: () => Promise<T | null>): Promise<T>;
   resourceTypes(tenantId: string): Promise<ResourceType[] | null>;
@@ -28,10 +29,9 @@ export class SummaryReads {
 
   constructor(private readonly deps: SummaryReadsDeps) {}
 
-  /** Checks the filter as the search does (same errors, before any call) and plans the reads of what is selected. */
-  summary(tenantId: string, filter: ResourceFilter | null | undefined, selection: SummarySelection): ResourceSummaryShape {
-    resourceQueryString(filter);
-    return { tenantId, filter: filter ?? null, plan: planSummary(selection, filter) };
+  /** Plans the reads of what is selected, for a filter the caller has checked (nothing is read yet). */
+  summary(tenantId: string, filter: CheckedResourceFilter | null, selection: SummarySelection): ResourceSummaryShape {
+    return { tenantId, filter, plan: planSummary(selection, filter) };
   }
 
   private once(key: string[], read: () => Promise<Tally>): Promise<Tally> {
@@ -42,8 +42,8 @@ export class SummaryReads {
   }
 
   /** One minimal listing: the filter without its state as the queryString, the state as the listing's own. */
-  private listing(tenantId: string, filter: ResourceFilter | null, state: ListingState): Promise<Tally> {
-    const queryString = resourceQueryString(filter && { ...filter, state: null });
+  private listing(tenantId: string, filter: CheckedResourceFilter | null, state: ListingState): Promise<Tally> {
+    const queryString = resourceQueryString(filter, { withoutState: true });
     return this.once([tenantId, 'listing', state, queryString ?? ''], async () => {
       const raw = await this.deps.read(tenantId, () => this.deps.session.minimal(tenantId, { state, queryString }));
       if (!Array.isArray(raw)) throw unexpectedShape('the minimal resource list');
@@ -52,7 +52,7 @@ export class SummaryReads {
   }
 
   /** The search's total (page size 1), or every record it matches in pages of MAX_PAGE_SIZE. */
-  private search(tenantId: string, filter: ResourceFilter | null, read: 'count' | 'records'): Promise<Tally> {
+  private search(tenantId: string, filter: CheckedResourceFilter | null, read: 'count' | 'records'): Promise<Tally> {
     const queryString = resourceQueryString(filter);
     const pageSize = read === 'count' ? 1 : this.deps.maxPageSize;
     return this.once([tenantId, 'search', read, queryString ?? ''], async () => {

@@ -21,9 +21,12 @@ const ABSENT = { present: false } as const;
 /** No nested selection: a top-level field, or a nested one whose sub-fields do not matter. */
 export const NO_SUBFIELDS: readonly string[] = [];
 
+/** The type a resource is taken for when nothing tells: the short form, whose fields every record may carry. */
+export const LEAST_SPECIFIC_KIND: ResourceKind = 'device';
+
 /** The form a view's record has. */
 export function formOf(view: ResourceView): RecordForm {
-  return view.origin === 'detail' ? (view.kind ?? 'device') : view.origin;
+  return view.origin === 'detail' ? (view.kind ?? LEAST_SPECIFIC_KIND) : view.origin;
 }
 
 const MISSING: unique symbol = Symbol('missing');
@@ -177,7 +180,7 @@ export function kindFromRecord(raw: WireRecord): ResourceKind | null {
 /** The shape of a detail record: generalInfo -> general; SYNTHETIC -> synthetic; otherwise the short form. */
 export function detailKind(raw: WireRecord): ResourceKind {
   if (isRecord(raw.generalInfo)) return 'general';
-  return kindFromRecord(raw) === 'synthetic' ? 'synthetic' : 'device';
+  return kindFromRecord(raw) === 'synthetic' ? 'synthetic' : LEAST_SPECIFIC_KIND;
 }
 
 /** A record becomes a view only with a usable id; others are dropped (a null hole in a page). */

@@ -1,8 +1,9 @@
 /**
- * updateResource input: problems become userErrors (checked before any upstream call), and a
- * valid input becomes the upstream's request body.
+ * updateResource input: problems become userErrors (checked before any upstream call, by the
+ * rules of src/domain/input.ts where it has one), and a valid input becomes the upstream's
+ * request body.
  */
-import { checkId, checkTenantId } from './input.js';
+import { hasControlCharacters, ID_RULE, isId, isIp, isTenantId, TENANT_ID_RULE } from './input.js';
 
 export interface UserError { field: string[]; message: string; code: string }
 
@@ -34,8 +35,6 @@ const STRING_FIELDS = ['aliasName', 'alternateIP', 'extResourceId', 'managementP
 const THRESHOLDS = ['utilizationWarningThreshold', 'utilizationCriticalThreshold', 'freeDiskWarningThreshold', 'freeDiskCriticalThreshold'] as const;
 const OOB_TEXT = ['description', 'url', 'oobVersion', 'accessInfo', 'accessInfoIpV4', 'remoteAccessType', 'make', 'model'] as const;
 const MAC_RE = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
-const IP_RE = /^[0-9A-Fa-f.:]{2,45}$/;
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const MAX_TEXT = 255;
 const MAX_ITEMS = 64;
 
@@ -49,18 +48,18 @@ export function validateUpdate(input: UpdateResourceInput): UserError[] {
     }
     if (required && value.trim() === '') add(field, `${field[field.length - 1]} is required`, 'REQUIRED');
     else if (value.length > MAX_TEXT) add(field, `at most ${MAX_TEXT} characters`, 'TOO_LONG');
-    else if (CONTROL.test(value)) add(field, 'must not contain control characters', 'INVALID_FORMAT');
+    else if (hasControlCharacters(value)) add(field, 'must not contain control characters', 'INVALID_FORMAT');
   };
   if (input.tenantId == null) add(['tenantId'], 'tenantId is required with an inventory id (a global id carries its tenant)', 'REQUIRED');
-  else try { checkTenantId(String(input.tenantId)); } catch { add(['tenantId'], 'not a valid tenant id', 'INVALID_FORMAT'); }
-  try { checkId(String(input.id), 'id'); } catch { add(['id'], 'not a valid resource id', 'INVALID_FORMAT'); }
+  else if (!isTenantId(String(input.tenantId))) add(['tenantId'], `tenantId must be ${TENANT_ID_RULE}`, 'INVALID_FORMAT');
+  if (!isId(String(input.id))) add(['id'], `id must be ${ID_RULE}`, 'INVALID_FORMAT');
   for (const key of STRING_FIELDS) text([key], input[key]);
-  if (input.alternateIP != null && !IP_RE.test(input.alternateIP)) add(['alternateIP'], 'must be an IP address', 'INVALID_FORMAT');
+  if (input.alternateIP != null && !isIp(input.alternateIP)) add(['alternateIP'], 'must be an IP address', 'INVALID_FORMAT');
   const lists = { networkInterfaces: input.networkInterfaces, logicalDiskDrives: input.logicalDiskDrives, oobInterfaceCards: input.oobInterfaceCards };
   for (const [key, list] of Object.entries(lists)) if (list && list.length > MAX_ITEMS) add([key], `at most ${MAX_ITEMS} items`, 'TOO_MANY');
   input.networkInterfaces?.forEach((nic, i) => {
     if (nic.macAddress != null && !MAC_RE.test(nic.macAddress)) add(['networkInterfaces', i, 'macAddress'], 'must be a MAC address like 00:1A:2B:3C:4D:5E', 'INVALID_FORMAT');
-    if (nic.ipAddress != null && !IP_RE.test(nic.ipAddress)) add(['networkInterfaces', i, 'ipAddress'], 'must be an IP address', 'INVALID_FORMAT');
+    if (nic.ipAddress != null && !isIp(nic.ipAddress)) add(['networkInterfaces', i, 'ipAddress'], 'must be an IP address', 'INVALID_FORMAT');
   });
   if ((input.networkInterfaces?.filter((n) => n.isDefault).length ?? 0) > 1) add(['networkInterfaces'], 'at most one interface may be the default', 'INVALID_VALUE');
   input.logicalDiskDrives?.forEach((drive, i) => {

@@ -7,8 +7,9 @@
 import DataLoader from 'dataloader';
 import { toApplications, toAvailability, toDecommissioned, type Availability, type DecommissionedResource, type InstalledApplication } from '../domain/records.js';
 import { isRecord } from '../domain/coerce.js';
+import { isId } from '../domain/input.js';
 import { toResourceView, type ResourceView } from '../domain/resource-view.js';
-import type { InventorySession } from '../upstream/client.js';
+import type { UpstreamSession } from '../upstream/client.js';
 import { unexpectedShape } from '../upstream/errors.js';
 import { joinPairs } from '../upstream/query-string.js';
 import type { OperationStats } from '../core/operation-stats.js';
@@ -18,8 +19,6 @@ export interface AvailabilityKey extends ResourceKey { from: number; to: number 
 
 export const resourceKey = (k: ResourceKey) => `${k.tenantId}\u0000${k.id}`;
 const availabilityKey = (k: AvailabilityKey) => `${resourceKey(k)}\u0000${k.from}\u0000${k.to}`;
-/** Ids the search can filter by; others (never seen from this upstream) cannot be looked up that way. */
-const SEARCHABLE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /** Cache map that counts cache hits for the upstream stats. */
 class CountingCache<V> extends Map<string, V> {
@@ -49,7 +48,7 @@ function loader<K, V>(stats: OperationStats, cacheKeyFn: (key: K) => string, fet
 /** How a read of one tenant's record answers a 404: null for an unknown record (the data source decides). */
 export type Lookup = <T>(tenantId: string, work: Promise<T>) => Promise<T | null>;
 
-export function createLoaders(session: InventorySession, stats: OperationStats, lookup: Lookup) {
+export function createLoaders(session: UpstreamSession, stats: OperationStats, lookup: Lookup) {
   const resourceDetail = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
     const raw = await lookup(key.tenantId, session.detail(key.tenantId, key.id));
     if (raw === null) return null;
@@ -60,7 +59,8 @@ export function createLoaders(session: InventorySession, stats: OperationStats, 
   });
 
   const resourceSearchById = loader<ResourceKey, ResourceView | null>(stats, resourceKey, async (key) => {
-    if (!SEARCHABLE_ID.test(key.id)) return null;
+    // Ids the search can filter by are the ids input.ts accepts; another (never seen from this upstream) cannot be looked up that way.
+    if (!isId(key.id)) return null;
     const raw = await lookup(key.tenantId, session.search(key.tenantId, { pageNo: 1, pageSize: 1, queryString: joinPairs([['id', key.id]]) }));
     const results = (raw as { results?: unknown } | null)?.results;
     if (!Array.isArray(results)) return null;

@@ -8,11 +8,12 @@ import type { Logger } from '../logger.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 import { createUpstreamAuth } from '../upstream/auth.js';
-import { createDispatcher, InventoryClient } from '../upstream/client.js';
+import { createDispatcher, UpstreamClient } from '../upstream/client.js';
 import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
 import { AdmissionController } from './admission.js';
-import { connectUpdates, LiveQueries } from './live-query.js';
+import { LiveQueries } from './live-query.js';
+import { connectUpdates } from './live-updates.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
 
@@ -46,7 +47,7 @@ export interface AssembledGateway {
   serveWebSocket(server: http.Server): void;
   /** Ends every live query (SSE and WebSocket) and closes the sockets: the start of a drain. */
   endLiveOperations(): Promise<void>;
-  client: InventoryClient;
+  client: UpstreamClient;
   metrics: GatewayMetrics | null;
   /** The replicas' shared level (REDIS_URL); null: in process only. */
   shared: RedisStore | null;
@@ -63,7 +64,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const shared = config.redis ? new RedisStore({ ...config.redis, logger }) : null;
   if (shared && options.redisWaitMs) await shared.whenConnected(options.redisWaitMs);
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
-  const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
+  const client = new UpstreamClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
   const admission = new AdmissionController(config);
   const live = new LiveQueries({ config, client, admission, logger });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);

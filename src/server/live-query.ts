@@ -28,19 +28,18 @@ import type { GatewayContext } from '../context.js';
 import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
-import type { InventoryClient } from '../upstream/client.js';
+import type { UpstreamClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
 import { oneRateLimitRefusal } from './rate-limits.js';
-import { ROUTES, type RouteSpec } from '../core/routes.js';
+import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 import type { UpstreamRead } from '../upstream/session.js';
-import type { RedisStore } from '../upstream/shared-store.js';
-import { randomUUID } from 'node:crypto';
 import type { AdmissionController, Refusal } from './admission.js';
 import { overloaded } from './admission.js';
 import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 import { liveStream } from './live-payloads.js';
-import { operationParts } from './operation-parts.js';
+import { LiveOperationRegistry, wakeWaiters, type LiveOperation } from './live-operations.js';
+import { operationContext } from './operation-context.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';
@@ -78,44 +77,14 @@ interface StoreContext {
   addResourceIdentifier(values: string | readonly string[]): void;
 }
 
-interface LiveOperation {
-  caller: string;
-  /** Its own resource identifier: a re-run that admission put off is retried through it. */
-  id: string;
-  /** The poll keys its last execution read. */
-  reads: Set<string>;
-  /** The resource identifiers and result of its last execution (the result is the one the patcher holds). */
-  last: { identifiers: string[]; result: ExecutionResult } | null;
-  /** Executions asked for so far (each wake-up asks for one); only the newest one runs. */
-  runs: number;
-  /** An execution is under way: the next one waits for it (they share the context). */
-  running: boolean;
-  /** The viewer has not read the last result yet: the next execution waits for it. */
-  unread: boolean;
-  /** Executions waiting for their turn (at most the newest is still wanted). */
-  waiters: (() => void)[];
-  /** The viewer took a result. */
-  delivered(): void;
-  end(): void;
-  /** Called once when it ends. */
-  onEnd(listener: () => void): void;
-}
-
-/** Resource identifiers an update wakes (see identifiersOf). */
-const resourceIdentifier = (tenantId: string, resourceId: string) => `resource:${tenantId}/${resourceId}`;
-const listsIdentifier = (tenantId: string) => `lists:${tenantId}`;
-/** A read's own identifier, and those of the updates that make it stale (the route table says which). */
-function identifiersOf(key: string, read: UpstreamRead): string[] {
-  const ids = [`read:${key}`];
-  const stale = (ROUTES[read.route] as RouteSpec).staleAfterUpdate;
-  if (stale === 'resource' && read.resourceId !== undefined) ids.push(resourceIdentifier(read.tenantId, read.resourceId));
-  if (stale === 'tenant') ids.push(listsIdentifier(read.tenantId));
-  return ids;
+/** A read's own identifier, and what it depends on (the route table's dependencies: an update invalidates them). */
+export function identifiersOf(key: string, read: UpstreamRead): string[] {
+  return [`read:${key}`, ...dependenciesOf(read.route, read.tenantId, read.resourceId)];
 }
 
 export interface LiveQueriesOptions {
   config: GatewayConfig;
-  client: InventoryClient;
+  client: UpstreamClient;
   admission: AdmissionController;
   logger: Logger;
 }
@@ -123,11 +92,9 @@ export interface LiveQueriesOptions {
 export class LiveQueries {
   private readonly store: InMemoryLiveQueryStore;
   readonly polls: LivePolls;
-  private readonly open = new Set<LiveOperation>();
-  private readonly perCaller = new Map<string, number>();
+  private readonly open: LiveOperationRegistry;
   private readonly retryAfterSeconds: number;
   private closed = false;
-  private operationCount = 0;
 
   constructor(private readonly options: LiveQueriesOptions) {
     const { config, client, logger } = options;
@@ -144,6 +111,7 @@ export class LiveQueries {
       logger,
     });
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
+    this.open = new LiveOperationRegistry((reads) => this.polls.release(reads));
   }
 
   /** Open live operations (metrics, tests). */
@@ -153,13 +121,13 @@ export class LiveQueries {
 
   /** After an update (here or on another replica): its resource's and tenant lists' readers re-run. */
   resourceUpdated(tenantId: string, resourceId: string): void {
-    void this.store.invalidate([resourceIdentifier(tenantId, resourceId), listsIdentifier(tenantId)]);
+    void this.store.invalidate(staleAfterUpdate(tenantId, resourceId));
   }
 
   /** Ends every open live operation (SIGTERM) and stops polling. */
   close(): void {
     this.closed = true;
-    for (const operation of [...this.open]) operation.end();
+    this.open.endAll();
     this.polls.close();
   }
 
@@ -195,7 +163,7 @@ export class LiveQueries {
           const caller = callerKey(ctx);
           const refusal = this.refusal(caller);
           if (refusal) return { errors: [refusal] };
-          const operation = this.register(caller);
+          const operation = this.open.register(caller);
           const patches = ctx.request?.headers.get(LIVE_PATCH_HEADER)?.toLowerCase() !== 'none';
           const runOnce = (runArgs: ExecutionArgs) => this.run(ctx, operation, executeFn as (a: ExecutionArgs) => Promise<ExecutionResult>, runArgs);
           const results = await this.store.makeExecute(runOnce as never)(executionArgs as ExecutionArgs);
@@ -212,49 +180,13 @@ export class LiveQueries {
   private refusal(caller: string): GraphQLError | null {
     const { maxOperations, maxOperationsPerCaller } = this.options.config.live;
     if (this.closed) return gatewayError('OVERLOADED', 'The gateway is shutting down; open the live query again on another instance.', { reason: 'SHUTTING_DOWN', retryAfterSeconds: this.retryAfterSeconds });
-    if (this.open.size >= maxOperations || (this.perCaller.get(caller) ?? 0) >= maxOperationsPerCaller) {
+    if (this.open.size >= maxOperations || this.open.of(caller) >= maxOperationsPerCaller) {
       const whose = this.open.size >= maxOperations ? 'the gateway' : 'this caller';
       return gatewayError('OVERLOADED', `Too many live queries are open for ${whose}; close one or retry later.`, {
         reason: 'LIVE_OPERATIONS', retryAfterSeconds: this.retryAfterSeconds,
       });
     }
     return null;
-  }
-
-  private register(caller: string): LiveOperation {
-    this.perCaller.set(caller, (this.perCaller.get(caller) ?? 0) + 1);
-    let ended = false;
-    const enders: (() => void)[] = [];
-    const operation: LiveOperation = {
-      caller,
-      id: `live-operation:${++this.operationCount}`,
-      reads: new Set(),
-      last: null,
-      runs: 0,
-      running: false,
-      unread: false,
-      waiters: [],
-      delivered: () => {
-        operation.unread = false;
-        wakeWaiters(operation);
-      },
-      end: () => {
-        if (ended) return;
-        ended = true;
-        this.open.delete(operation);
-        const left = (this.perCaller.get(caller) ?? 1) - 1;
-        if (left > 0) this.perCaller.set(caller, left);
-        else this.perCaller.delete(caller);
-        this.polls.release(operation.reads);
-        operation.reads.clear();
-        operation.last = null;
-        wakeWaiters(operation);
-        for (const f of enders) f();
-      },
-      onEnd: (f) => enders.push(f),
-    };
-    this.open.add(operation);
-    return operation;
   }
 
   /**
@@ -295,7 +227,7 @@ export class LiveQueries {
     const reads = new Map<string, PolledRead>();
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
-    const parts = operationParts({ client, config, logger }, {
+    const perOperation = operationContext({ client, config, logger }, {
       authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller,
       // Reads the viewers' pollers keep fresh are fresh for the period the viewers were told.
       polledEvery: (path) => this.polls.freshForMs(LivePolls.keyOf(credential, path)),
@@ -304,8 +236,8 @@ export class LiveQueries {
         if (!reads.has(key)) reads.set(key, { key, read, authorization, value });
       },
     });
-    const { session, stats } = parts;
-    Object.assign(ctx, parts);
+    const { session, stats } = perOperation;
+    Object.assign(ctx, perOperation);
     let result: ExecutionResult;
     try {
       result = await execute(args);
@@ -360,35 +292,4 @@ export class LiveQueries {
     setTimeout(() => void this.store.invalidate(operation.id), delay).unref();
     return operation.last.result;
   }
-}
-
-/** Channel of the updates made through any replica (with REDIS_URL). */
-const UPDATES_CHANNEL = 'live:resource-updated';
-
-/**
- * Updates wake the live queries that read the resource at once: here, and (with Redis) on every
- * other replica, each of which polls for its own viewers only.
- */
-export function connectUpdates(live: LiveQueries, client: InventoryClient, shared: RedisStore | null, logger: Logger): () => void {
-  const replica = randomUUID();
-  if (shared) {
-    shared.subscribe(UPDATES_CHANNEL, (message) => {
-      try {
-        const { from, tenantId, resourceId } = JSON.parse(message) as { from: string; tenantId: string; resourceId: string };
-        if (from !== replica) live.resourceUpdated(tenantId, resourceId);
-      } catch {
-        logger.warn('unreadable live update message');
-      }
-    });
-  }
-  return client.onResourceUpdated((tenantId, resourceId) => {
-    live.resourceUpdated(tenantId, resourceId);
-    shared?.publish(UPDATES_CHANNEL, JSON.stringify({ from: replica, tenantId, resourceId })).catch(() => undefined);
-  });
-}
-
-function wakeWaiters(operation: LiveOperation): void {
-  const waiters = operation.waiters;
-  operation.waiters = [];
-  for (const resolve of waiters) resolve();
 }

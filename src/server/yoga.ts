@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
 import { schema } from '../schema/index.js';
-import type { InventoryClient, InventorySession } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { callerKey } from '../core/caller.js';
 import type { IncomingMessage } from 'node:http';
@@ -19,7 +19,7 @@ import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
 import { byCategory, plus } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
-import { operationParts } from './operation-parts.js';
+import { operationContext } from './operation-context.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
 import { schemaExposurePlugin } from './schema-exposure.js';
@@ -33,7 +33,7 @@ import type { Tracing } from '../observability/tracing.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
-  client: InventoryClient;
+  client: UpstreamClient;
   logger: Logger;
   /** Set by main.ts on SIGTERM: /readyz then answers 503 at once. */
   lifecycle?: Lifecycle;
@@ -41,7 +41,7 @@ export interface GatewayOptions {
   admission?: AdmissionController;
   /**
    * Prometheus metrics (served at /metrics when config.metrics); null: none. The client's
-   * upstream metrics go to the one given to InventoryClient's telemetry: pass the same one.
+   * upstream metrics go to the one given to UpstreamClient's telemetry: pass the same one.
    */
   metrics?: GatewayMetrics | null;
   /** OpenTelemetry tracing (src/observability/tracing.ts); absent: off. */
@@ -66,7 +66,7 @@ function isOwnGraphQLError(error: unknown): boolean {
  * With `x-upstream-stats: 1`, the response extensions carry what the operation cost upstream (in
  * all and per rate-limit category, made and estimated) and what its tenants have left.
  */
-function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
+function upstreamStatsPlugin(client: UpstreamClient): Plugin<GatewayContext> {
   const { budget } = client;
   return {
     onExecute({ args }) {
@@ -102,7 +102,7 @@ function upstreamStatsPlugin(client: InventoryClient): Plugin<GatewayContext> {
 }
 
 interface RequestSessions {
-  sessions: InventorySession[];
+  sessions: UpstreamSession[];
   /** Streamed results (@defer/@stream) of this request still being delivered. */
   openStreams: number;
   /** The response was made (for a stream: its head; the body is still to come). */
@@ -166,18 +166,16 @@ function sessionEndPlugin(): Plugin {
 }
 
 /**
- * /healthz: the process is up (answered here, before any admission or upstream work).
- * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
+ * The one health route pair. /healthz, liveness: the process is up (Yoga's own health check,
+ * healthCheckEndpoint, answers it before any other plugin, admission or upstream work).
+ * /readyz, readiness (here): not draining, the upstream answers and, with client credentials, a
+ * token can be had.
  */
-function healthPlugin(client: InventoryClient, logger: Logger, lifecycle: Lifecycle): Plugin {
+function healthPlugin(client: UpstreamClient, logger: Logger, lifecycle: Lifecycle): Plugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const json = (status: number, body: unknown) =>
         endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-      if (url.pathname === '/healthz') {
-        json(200, { status: 'ok' });
-        return;
-      }
       if (url.pathname === '/readyz' && request.method === 'GET') {
         if (lifecycle.draining) return json(503, { status: 'draining' });
         try {
@@ -210,7 +208,7 @@ export function createGateway({
     landingPage: false,
     // Bundled GraphiQL: works without reaching a CDN.
     renderGraphiQL,
-    healthCheckEndpoint: '/health',
+    healthCheckEndpoint: '/healthz',
     graphiql: config.graphiql ? graphiqlOptions() : false,
     maskedErrors: {
       maskError(error, message) {
@@ -237,11 +235,11 @@ export function createGateway({
       const { request, params } = initial;
       const stats = new OperationStats();
       const observed = observability.startOperation(request, params, stats);
-      const parts = operationParts({ client, config, logger }, {
+      const perOperation = operationContext({ client, config, logger }, {
         authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace, callerKey: callerKey(initial as { request: Request; req?: IncomingMessage }),
       }, stats);
-      stateOf(request).sessions.push(parts.session);
-      return { config, ...parts, logger, observed };
+      stateOf(request).sessions.push(perOperation.session);
+      return { config, ...perOperation, logger, observed };
     },
     plugins: [
       // Before everything that keys on the request: a compressed body is inflated into a new one.

@@ -31,14 +31,16 @@ export interface Call {
 }
 
 /** What an attempt needs of its operation (src/upstream/session.ts). */
-export interface AttemptScope {
+export interface AttemptOperation {
   readonly signal: AbortSignal;
   /** Clock time (UpstreamParts.now) at which the operation's upstream work must stop. */
   readonly deadline: number;
   readonly stats: OperationStats;
   readonly trace: Context | undefined;
   /** Requests sent so far, counted before they leave (the budget must hold for concurrent calls). */
-  dispatched: number;
+  dispatchedCalls(): number;
+  /** Counts a request about to leave. */
+  noteDispatch(): void;
   /** The operation's own stop (deadline, client gone, closed) as an error, or null while it runs. */
   stopped(what: string): UpstreamError | null;
   /**
@@ -66,13 +68,13 @@ export interface AttemptRequest {
 const DEADLINE_BACKSTOP_MS = 1_000;
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call, authorization, number, retryOf, first }: AttemptRequest): Promise<Fetched> {
+export async function attempt(parts: UpstreamParts, operation: AttemptOperation, { call, authorization, number, retryOf, first }: AttemptRequest): Promise<Fetched> {
   const { settings, metrics, tracing, breaker } = parts;
   // The lane checked the deadline when this call's turn came; this is the last check before sending.
-  const stop = scope.stopped(call.what);
+  const stop = operation.stopped(call.what);
   if (stop) throw stop;
   const budget = settings.maxUpstreamCallsPerOperation;
-  if (scope.dispatched >= budget) {
+  if (operation.dispatchedCalls() >= budget) {
     throw operationStop(`The operation reached its budget of ${budget} upstream calls`, 'OPERATION_TOO_EXPENSIVE');
   }
   // What may throw is done before the call takes its place in the window (a place taken is given back or settled).
@@ -83,21 +85,21 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(call.body);
   }
-  let charged = scope.spend(call);
+  let charged = operation.spend(call);
   if (charged instanceof Promise) charged = await charged;
   const permit = breaker.acquire();
   if (!permit) {
-    if (charged) scope.unspend(call, charged);
+    if (charged) operation.unspend(call, charged);
     throw new CircuitOpenError(call.what);
   }
-  scope.dispatched++;
+  operation.noteDispatch();
   if (first) parts.retryBudget.recordRequest();
   // The deadline timer ends the attempt at the deadline (with everything else of the operation).
   // undici's own timeouts tick in ~0.5 s steps and may fire up to 0.5 s early, so near the
   // deadline the per-attempt timeout is set a second past it, as a backstop only: an attempt
   // never times out on its own just before the deadline, freeing a slot for a call that would
   // then be sent with no time left.
-  const remaining = Math.max(1, scope.deadline - parts.now());
+  const remaining = Math.max(1, operation.deadline - parts.now());
   const timeout = Math.min(settings.upstreamTimeoutMs, remaining + DEADLINE_BACKSTOP_MS);
   const span = tracing?.tracer.startSpan(`${call.method} ${call.route}`, {
     kind: SpanKind.CLIENT,
@@ -113,8 +115,8 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
       'gateway.cache': 'miss',
       ...(retryOf ? { 'gateway.retry_reason': retryOf } : {}),
     },
-  }, scope.trace);
-  if (span && tracing) tracing.inject(trace.setSpan(scope.trace ?? ROOT, span), headers);
+  }, operation.trace);
+  if (span && tracing) tracing.inject(trace.setSpan(operation.trace ?? ROOT, span), headers);
   if (retryOf && metrics) metrics.retry(call.route, retryOf);
   const started = parts.now();
   let text: string | undefined;
@@ -132,14 +134,14 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
       body: payload,
       headersTimeout: timeout,
       bodyTimeout: timeout,
-    }, scope);
+    }, operation);
     text = answer.text;
     status = answer.status;
     retryAfter = answer.retryAfter;
     rateLimit = answer.rateLimit;
   } catch (error) {
     // Our own abort (deadline, disconnect) says nothing about the upstream.
-    if (scope.signal.aborted) breaker.release(permit);
+    if (operation.signal.aborted) breaker.release(permit);
     else breaker.failure(permit);
     unsent = NOT_SENT_CODES.has((error as { code?: string }).code ?? '');
     if (span) {
@@ -151,7 +153,7 @@ export async function attempt(parts: UpstreamParts, scope: AttemptScope, { call,
     closes = closesWindow(status, rateLimit, retryAfter);
     parts.budget.settle(call.tenantId, call.route, charged, rateLimit, status, closes, unsent);
     const ms = parts.now() - started;
-    scope.stats.recordCall(call.route, ms);
+    operation.stats.recordCall(call.route, ms);
     metrics?.upstreamRequest(call.route, call.method, status, ms / 1000);
     if (span) {
       if (status) span.setAttribute('http.response.status_code', status);
@@ -193,7 +195,7 @@ interface RawAnswer { status: number; text: string; retryAfter: string | string[
  * whose body stream, promise and abort listener per call were much of the gateway's own cost per
  * upstream call; the operation's signal aborts it through the scope's one listener.
  */
-function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptScope, 'signal' | 'onAbort'>): Promise<RawAnswer> {
+export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptOperation, 'signal' | 'onAbort'>): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
@@ -257,9 +259,9 @@ function reasonOf(text: string | undefined): string | null {
 }
 
 /** Whatever an attempt threw, as an UpstreamError: the operation's own stop first, then timeouts and connection failures. */
-export function classifyFailure(raw: unknown, scope: Pick<AttemptScope, 'stopped'>, what: string): UpstreamError {
+export function classifyFailure(raw: unknown, operation: Pick<AttemptOperation, 'stopped'>, what: string): UpstreamError {
   if (raw instanceof UpstreamError) return raw;
-  const stop = scope.stopped(what);
+  const stop = operation.stopped(what);
   if (stop) return stop;
   const code = (raw as { code?: string }).code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

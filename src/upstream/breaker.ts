@@ -1,5 +1,5 @@
 /**
- * A circuit breaker on the upstream (one per InventoryClient). It opens on a run of consecutive
+ * A circuit breaker on the upstream (one per UpstreamClient). It opens on a run of consecutive
  * failures (connection errors, per-attempt timeouts, 5xx); while open, calls are refused at once
  * without touching the network. After a cool-down it is half-open: one call goes through as a
  * probe; its success closes the breaker, its failure opens it again for another cool-down.

@@ -102,8 +102,8 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export const resourceGeneration = (tenantId: string, resourceId: string) => `g:r:${tenantId}:${resourceId}`;
-export const listGeneration = (tenantId: string) => `g:l:${tenantId}`;
+/** The generation of a dependency (src/core/routes.ts, dependenciesOf): an update replaces it. */
+export const dependencyGeneration = (dependency: string) => `g:d:${dependency}`;
 /** A passthrough credential's entries: all its tenants, or one of them. */
 export const credentialGeneration = (scope: string, tenantId?: string) => (tenantId === undefined ? `g:c:${scope}` : `g:c:${scope}:${tenantId}`);
 export const isCredentialGeneration = (key: string) => key.startsWith('g:c:');

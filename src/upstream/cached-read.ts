@@ -7,52 +7,53 @@
 import type { Call } from './attempt.js';
 import type { CacheReadIo, CacheRequest, Fetched } from './cache-entry.js';
 import type { ResponseCache } from './response-cache.js';
-import type { RetryScope } from './retry.js';
+import type { RetryOperation } from './retry.js';
 import type { OperationStats } from '../core/operation-stats.js';
 
 /** What a cached read needs of its operation (src/upstream/session.ts). */
-export interface CachedReadScope {
+export interface CachedReadOperation {
   readonly stats: OperationStats;
   /** Whose cached answers this operation may see. */
   readonly cacheScope: string;
-  /** Passthrough: the scope is the caller's credential, whose entries need a recent proof. */
-  readonly credentialScope: boolean;
+  /** Passthrough: the cache scope is the caller's own credential, whose entries need a recent proof. */
+  readonly ownCredential: boolean;
   /** This operation's upstream call. */
   send(call: Call): Promise<Fetched>;
   /** The same call in a background session of its own, closed when done. */
   sendInBackground(call: Call): Promise<Fetched>;
   /** Another operation's call, or this operation's stop error if it stops first. */
   waitFor<T>(pending: Promise<T>, call: Call): Promise<T>;
-  /** Tenants for which the upstream accepted this operation's credential during the operation. */
-  readonly provenTenants: Set<string>;
+  /** Whether the upstream accepted this operation's credential for the tenant during the operation. */
+  proven(tenantId: string): boolean;
+  noteProven(tenantId: string): void;
   /** A live query's re-run: how often a read's path is polled (ms), when it is. */
-  polledEvery?(path: string): number | undefined;
+  readonly polledEvery?: (path: string) => number | undefined;
 }
 
-function cacheRequest(scope: CachedReadScope, call: Call): CacheRequest {
+function cacheRequest(operation: CachedReadOperation, call: Call): CacheRequest {
   return {
-    route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: call.path, scope: scope.cacheScope,
-    windowEnd: call.windowEnd, credential: scope.credentialScope, polledEveryMs: scope.polledEvery?.(call.path),
+    route: call.route, tenantId: call.tenantId, resourceId: call.resourceId, path: call.path, scope: operation.cacheScope,
+    windowEnd: call.windowEnd, credential: operation.ownCredential, polledEveryMs: operation.polledEvery?.(call.path),
   };
 }
 
-export function cachedRead(cache: ResponseCache, scope: CachedReadScope, call: Call): Promise<unknown> {
-  return cache.read(cacheRequest(scope, call), readIo(scope, call));
+export function cachedRead(cache: ResponseCache, operation: CachedReadOperation, call: Call): Promise<unknown> {
+  return cache.read(cacheRequest(operation, call), readIo(operation, call));
 }
 
 /** A live poll: the upstream's answer now, refreshing the cache entry the operations read. */
-export function revalidatedRead(cache: ResponseCache, scope: CachedReadScope, call: Call): Promise<Fetched> {
-  return cache.revalidate(cacheRequest(scope, call), readIo(scope, call));
+export function revalidatedRead(cache: ResponseCache, operation: CachedReadOperation, call: Call): Promise<Fetched> {
+  return cache.revalidate(cacheRequest(operation, call), readIo(operation, call));
 }
 
-function readIo(scope: CachedReadScope, call: Call): CacheReadIo {
-  const stats = scope.stats;
+function readIo(operation: CachedReadOperation, call: Call): CacheReadIo {
+  const stats = operation.stats;
   return {
-    fetch: () => scope.send(call),
-    refresh: () => scope.sendInBackground(call),
-    wait: (pending) => scope.waitFor(pending, call),
-    proven: () => scope.provenTenants.has(call.tenantId),
-    noteProven: () => scope.provenTenants.add(call.tenantId),
+    fetch: () => operation.send(call),
+    refresh: () => operation.sendInBackground(call),
+    wait: (pending) => operation.waitFor(pending, call),
+    proven: () => operation.proven(call.tenantId),
+    noteProven: () => operation.noteProven(call.tenantId),
     hit: () => stats.cacheHits++,
     miss: () => stats.cacheMisses++,
     coalesced: () => stats.coalesced++,
@@ -61,12 +62,12 @@ function readIo(scope: CachedReadScope, call: Call): CacheReadIo {
 }
 
 /** Passthrough: what the retry loop reports of the caller's credential, kept by the cache (credential-proof.ts). */
-export function credentialHooks(cache: ResponseCache, scope: Pick<CachedReadScope, 'cacheScope' | 'provenTenants'>): Pick<RetryScope, 'credentialAccepted' | 'credentialRefused'> {
+export function credentialHooks(cache: ResponseCache, cacheScope: string, provenTenants: Set<string>): Pick<RetryOperation, 'credentialAccepted' | 'credentialRefused'> {
   return {
     credentialAccepted(tenantId) {
-      scope.provenTenants.add(tenantId);
-      cache.credentialAccepted(scope.cacheScope, tenantId);
+      provenTenants.add(tenantId);
+      cache.credentialAccepted(cacheScope, tenantId);
     },
-    credentialRefused: (tenantId, status) => cache.credentialRefused(scope.cacheScope, tenantId, status),
+    credentialRefused: (tenantId, status) => cache.credentialRefused(cacheScope, tenantId, status),
   };
 }

@@ -1,12 +1,13 @@
 /**
- * InventoryClient: the process-wide parts of talking to the upstream REST API: the undici
+ * UpstreamClient: the process-wide parts of talking to the upstream REST API: the undici
  * keep-alive pool, the fair scheduler, the retry budget, the circuit breaker, the response cache
  * and the upstream credential. Each GraphQL operation gets a session (src/upstream/session.ts),
  * whose calls go through the stages: cached-read.ts, retry.ts, attempt.ts. It returns parsed JSON;
  * mapping happens in src/domain.
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { dispatchText } from './attempt.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamAuth } from './auth.js';
 import { CircuitBreaker, type BreakerState } from './breaker.js';
@@ -16,14 +17,14 @@ import type { SharedStore } from './shared-store.js';
 import { RetryBudget } from './retry-budget.js';
 import { RateBudget } from './rate-budget.js';
 import { FairScheduler } from './scheduler.js';
-import { InventorySession, type SessionOptions } from './session.js';
+import { UpstreamSession, type SessionOptions } from './session.js';
 import type { GatewayMetrics, MetricSources } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
 
-export { InventorySession, type SessionOptions } from './session.js';
+export { UpstreamSession, type SessionOptions } from './session.js';
 import type { ClientSettings, UpstreamParts, UpstreamTelemetry } from './parts.js';
 
-export interface InventoryClientOptions {
+export interface UpstreamClientOptions {
   baseUrl: string;
   auth: UpstreamAuth;
   settings: ClientSettings;
@@ -52,18 +53,19 @@ export function createDispatcher(settings: Pick<ClientSettings, 'upstreamMaxInFl
   });
 }
 
-export class InventoryClient {
+/** A readiness probe belongs to no operation: nothing aborts it but its own timeouts. */
+const NO_OPERATION = { signal: new AbortController().signal, onAbort: () => () => undefined };
+
+export class UpstreamClient {
   private readonly parts: UpstreamParts;
   private readonly ownsDispatcher: boolean;
-  private readonly baseUrl: string;
   private readonly shared: SharedStore | null;
   private readonly updateListeners = new Set<(tenantId: string, resourceId: string) => void>();
 
-  constructor(options: InventoryClientOptions) {
+  constructor(options: UpstreamClientOptions) {
     const { settings, logger } = options;
     const base = new URL(options.baseUrl);
     const now = options.now ?? (() => performance.now());
-    this.baseUrl = options.baseUrl;
     this.shared = options.shared ?? null;
     this.ownsDispatcher = !options.dispatcher;
     this.parts = {
@@ -105,17 +107,13 @@ export class InventoryClient {
     return () => this.updateListeners.delete(listener);
   }
 
-  session(options: SessionOptions): InventorySession {
-    return new InventorySession(this.parts, options);
+  session(options: SessionOptions): UpstreamSession {
+    return new UpstreamSession(this.parts, options);
   }
 
   /** closed, open (calls refused at once) or half-open (one probe call allowed). */
   get breakerState(): BreakerState {
     return this.parts.breaker.state;
-  }
-
-  get authMode(): UpstreamAuth['mode'] {
-    return this.parts.auth.mode;
   }
 
   /** The upstream's rate limits as known to this replica (and the fleet, with Redis). */
@@ -173,18 +171,15 @@ export class InventoryClient {
    * the probe, so an idle gateway that reports not ready still finds out when the upstream is back.
    */
   async readiness(): Promise<void> {
-    const { breaker, dispatcher, settings, auth } = this.parts;
+    const { breaker, dispatcher, settings, auth, origin, basePath } = this.parts;
     const permit = breaker.acquire();
     if (!permit) throw new Error('The inventory API circuit breaker is open');
     try {
-      const response = await request(`${this.baseUrl}/`, {
-        dispatcher,
-        method: 'GET',
-        headersTimeout: settings.upstreamTimeoutMs,
-        bodyTimeout: settings.upstreamTimeoutMs,
-      });
-      await response.body.dump();
-      if (response.statusCode >= 500) throw new Error(`The inventory API answered ${response.statusCode}`);
+      // The same dispatch as every upstream call (attempt.ts), outside any operation.
+      const { status } = await dispatchText(dispatcher, {
+        origin, path: `${basePath}/`, method: 'GET', headersTimeout: settings.upstreamTimeoutMs, bodyTimeout: settings.upstreamTimeoutMs,
+      }, NO_OPERATION);
+      if (status >= 500) throw new Error(`The inventory API answered ${status}`);
       breaker.success(permit);
     } catch (error) {
       breaker.failure(permit);

@@ -12,6 +12,7 @@
  * promise; a refusal reaches the other replicas at once through the generation in Redis.
  */
 import { LRUCache } from 'lru-cache';
+import { isRefusal, type CacheReadIo } from './cache-entry.js';
 
 /** Scopes remembered; an evicted one is proven again, which costs one call. */
 const MAX_SCOPES = 100_000;
@@ -83,6 +84,26 @@ export class CredentialProofs {
         else reject(error);
       },
     };
+  }
+
+  /**
+   * Null when the operation may read the credential's entries now (proven recently, or by the
+   * read it waited for); else this read proves it: settle it with the upstream's answer.
+   */
+  async awaitProof(scope: string, tenantId: string, io: Pick<CacheReadIo, 'wait' | 'noteProven'>): Promise<((error: unknown) => void) | null> {
+    for (;;) {
+      const check = this.check(scope, tenantId);
+      if (check.kind === 'proven') return null;
+      if (check.kind === 'prove') return check.settle;
+      try {
+        await io.wait(check.pending);
+        io.noteProven();
+        return null;
+      } catch (error) {
+        // Refused: so is this read. Else (an outage, the prover's or this operation's stop) check again.
+        if (isRefusal(error)) throw error;
+      }
+    }
   }
 
   /** The upstream answered a call carrying the credential with a 2xx. */

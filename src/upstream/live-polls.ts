@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
 import { isOutage, isRefusal } from './cache-entry.js';
-import type { InventorySession, SessionOptions, UpstreamRead } from './session.js';
+import type { UpstreamSession, SessionOptions, UpstreamRead } from './session.js';
 import { UpstreamError, UpstreamNotFound } from './errors.js';
 import { BACKGROUND } from './rate-window.js';
 
@@ -51,7 +51,7 @@ export interface PolledRead {
 }
 
 export interface LivePollsOptions {
-  session(options: SessionOptions): InventorySession;
+  session(options: SessionOptions): UpstreamSession;
   /** The period per route (config.live.pollIntervalMs). */
   intervalMs: Record<CachedRoute, number>;
   /** The readers of `key` must re-run. */

@@ -13,61 +13,15 @@
 import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
 import type { Logger } from '../logger.js';
 import {
-  announced, announcementOf, available, BACKGROUND, closed, freshWindow, mergedWants, noticed, released, reserved, rolled, room, windowKey,
-  type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Spender, type Want, type WindowStore,
+  announcementOf, available, BACKGROUND, windowKey, type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
 } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
+import { LocalWindows } from './rate-budget-local.js';
 import type { ResetTime } from './errors.js';
 import type { BackgroundBudget } from './live-polls.js';
 
 export { BACKGROUND } from './rate-window.js';
 export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';
-
-/** The windows of this process (and of a replica while Redis is away). */
-export class LocalWindows implements WindowStore {
-  private readonly windows = new Map<string, RateWindow>();
-  private changes = 0;
-
-  constructor(private readonly settings: RateBudgetSettings) {}
-
-  window(tenant: string, category: RateCategory, nowS: number): RateWindow {
-    const known = this.windows.get(windowKey(tenant, category));
-    return rolled(known ?? freshWindow(this.settings.defaults[category]), nowS, this.settings.windowS);
-  }
-
-  claim(wants: readonly Want[], spender: Spender, nowS: number): ClaimOutcome {
-    const next: [string, RateWindow][] = [];
-    for (const want of mergedWants(wants)) {
-      const window = this.window(want.tenant, want.category, nowS);
-      if (room(window, spender, nowS, this.settings.windowS) < want.n) {
-        // A caller refused is there all the same: the others' shares apply from now on.
-        this.windows.set(windowKey(want.tenant, want.category), noticed(window, spender.caller, nowS));
-        return { ok: false, short: want, window, byShare: available(window) >= want.n };
-      }
-      next.push([windowKey(want.tenant, want.category), noticed(reserved(window, want.n, spender.caller), spender.caller, nowS)]);
-    }
-    for (const [key, window] of next) this.windows.set(key, window);
-    this.sweep(nowS);
-    return { ok: true };
-  }
-
-  settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): void {
-    if (n > 0) this.windows.set(windowKey(tenant, charged), released(this.window(tenant, charged, nowS), n, caller, unsent));
-    if (!news) return;
-    let window = this.window(tenant, news.category, nowS);
-    if (news.announcement) window = announced(window, news.announcement);
-    if (news.throttled) window = closed(window, nowS, this.settings.windowS);
-    this.windows.set(windowKey(tenant, news.category), window);
-  }
-
-  /** Windows of tenants gone quiet are forgotten (every 1,000 claims): a fresh window is the default again. */
-  private sweep(nowS: number): void {
-    if (++this.changes % 1_000 !== 0) return;
-    for (const [key, window] of this.windows) {
-      if (window.pending === 0 && window.reset !== 0 && window.reset + this.settings.windowS < nowS) this.windows.delete(key);
-    }
-  }
-}
 
 export interface RateBudgetOptions {
   /** null: the gateway keeps no budget (UPSTREAM_RATE_LIMITS=off). */

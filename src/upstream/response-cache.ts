@@ -7,7 +7,7 @@
  * - A TTL per route (src/config.ts), then stale-while-revalidate (the stale entry is served and
  *   one background call refreshes it) and stale-if-error (served while the upstream fails).
  * - Invalidation by generation: a key carries the current generation token of what it depends on
- *   (the resource for a detail read, the tenant's lists for search and minimal reads).
+ *   (what the route table's dependenciesOf names: the resource, or the tenant's lists).
  *   updateResource replaces those tokens before it returns, so no later read can reach an older
  *   entry on any replica: with Redis the tokens live there and every dependent read looks them up.
  * - Two levels: an in-process LRU bounded by bytes, then Redis (SharedStore) when configured.
@@ -18,7 +18,6 @@
  *   within CACHE_CREDENTIAL_RECHECK_S (credential-proof.ts); a 401 or 403 replaces the scope's
  *   generation (here and in Redis), so none of its entries is served again, stale or not.
  */
-import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { CacheSettings, CachedRoute } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -26,18 +25,13 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import { CredentialProofs } from './credential-proof.js';
 import { UpstreamError } from './errors.js';
 import {
-  credentialGeneration, deepFreeze, deserialize, ENTRY_OVERHEAD_BYTES, HEAP_BYTES_PER_TEXT_BYTE, isCredentialGeneration, isOutage, isRefusal,
-  listGeneration, resourceGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
+  credentialGeneration, deepFreeze, deserialize, ENTRY_OVERHEAD_BYTES, HEAP_BYTES_PER_TEXT_BYTE, isOutage, dependencyGeneration, serialize, type CacheReadIo, type CacheRequest, type Entry, type Fetched,
 } from './cache-entry.js';
 import type { SharedStore } from './shared-store.js';
 import { tenantPathPrefix } from './route-path.js';
+import { Generations } from './cache-generations.js';
 import type { RouteName } from '../core/operation-stats.js';
-import { ROUTES, type RouteSpec } from '../core/routes.js';
-
-/** Generation tokens held in process; an evicted one is recreated fresh, which only costs hits. */
-const MAX_LOCAL_GENERATIONS = 100_000;
-
-const newToken = () => randomBytes(6).toString('base64url');
+import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 
 /** A proving read that ended without an answer from the upstream (its waiters check again). */
 const PROOF_ABANDONED = new Error('The read proving the credential ended without an answer');
@@ -53,14 +47,10 @@ export interface ResponseCacheOptions {
 export class ResponseCache {
   private readonly settings: CacheSettings;
   private readonly memory: LRUCache<string, Entry>;
-  private readonly generations = new LRUCache<string, string>({ max: MAX_LOCAL_GENERATIONS });
-  /** Generation tokens set while the shared store was unreachable: written there when it is back. */
-  private readonly unsynced = new Map<string, string>();
+  private readonly generations: Generations;
   private readonly inFlight = new Map<string, Promise<Entry>>();
   readonly shared: SharedStore | null;
   private readonly now: () => number;
-  /** How long generation tokens live: past every entry that can carry them (twice the longest lifetime). */
-  private readonly generationLifetimeMs: number;
   /** Hits, misses and the rest since start (bench and tests read them). */
   readonly counts = { hit: 0, miss: 0, stale: 0, coalesced: 0 };
   /** Passthrough: when the upstream last accepted each caller's credential. */
@@ -70,7 +60,8 @@ export class ResponseCache {
     this.settings = options.settings;
     this.shared = options.shared ?? null;
     this.now = options.now ?? Date.now;
-    this.generationLifetimeMs = 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs)));
+    // Generation tokens live past every entry that can carry them (twice the longest lifetime).
+    this.generations = new Generations(this.shared, 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs))));
     this.memory = new LRUCache<string, Entry>({
       maxSize: this.settings.maxBytes,
       sizeCalculation: (entry, key) => Math.max(1, entry.text.length * HEAP_BYTES_PER_TEXT_BYTE + key.length + ENTRY_OVERHEAD_BYTES),
@@ -90,10 +81,7 @@ export class ResponseCache {
   private dependencies(request: CacheRequest): string[] {
     // A refused credential replaces these (credentialRefused): all its tenants, or the one refused.
     const credential = request.credential ? [credentialGeneration(request.scope), credentialGeneration(request.scope, request.tenantId)] : [];
-    const stale = (ROUTES[request.route] as RouteSpec).staleAfterUpdate;
-    if (stale === 'resource' && request.resourceId !== undefined) return [...credential, resourceGeneration(request.tenantId, request.resourceId)];
-    if (stale === 'tenant') return [...credential, listGeneration(request.tenantId)];
-    return credential;
+    return [...credential, ...dependenciesOf(request.route, request.tenantId, request.resourceId).map(dependencyGeneration)];
   }
 
   /** A cached answer when there is a usable one, else the upstream's (shared with identical calls in flight). */
@@ -101,7 +89,7 @@ export class ResponseCache {
     const ttl = this.ttlMs(request);
     if (ttl <= 0) return (await io.fetch()).value;
     // Unproven credential: this read goes upstream (and refreshes its entry), or waits for the one that does.
-    const proving = request.credential && !io.proven() ? await this.awaitProof(request, io) : null;
+    const proving = request.credential && !io.proven() ? await this.proofs.awaitProof(request.scope, request.tenantId, io) : null;
     try {
       const { key, generational } = await this.keyOf(request);
       const entry = await this.lookup(key, generational);
@@ -157,35 +145,15 @@ export class ResponseCache {
   /** The entry's key: readers and live polls must agree on it, or a poll refreshes an entry nobody reads. */
   private async keyOf(request: CacheRequest): Promise<{ key: string; generational: boolean }> {
     const dependencies = this.dependencies(request);
-    return { key: `${request.scope}:${await this.generationsOf(dependencies)}:${request.path}`, generational: dependencies.length > 0 };
+    return { key: `${request.scope}:${await this.generations.current(dependencies)}:${request.path}`, generational: dependencies.length > 0 };
   }
 
-  /**
-   * Null when the operation may read the credential's entries now (proven recently, or by the
-   * read it waited for); else this read proves it: settle it with the upstream's answer.
-   */
-  private async awaitProof(request: CacheRequest, io: CacheReadIo): Promise<((error: unknown) => void) | null> {
-    for (;;) {
-      const check = this.proofs.check(request.scope, request.tenantId);
-      if (check.kind === 'proven') return null;
-      if (check.kind === 'prove') return check.settle;
-      try {
-        await io.wait(check.pending);
-        io.noteProven();
-        return null;
-      } catch (error) {
-        // Refused: so is this read. Else (an outage, the prover's or this operation's stop) check again.
-        if (isRefusal(error)) throw error;
-      }
-    }
-  }
-
-  /** Passthrough: the upstream answered a call carrying this credential with a 2xx. */
   /** The upstream accepted this credential for the tenant before (and did not refuse it since). */
   credentialKnown(scope: string, tenantId: string): boolean {
     return this.proofs.known(scope, tenantId);
   }
 
+  /** Passthrough: the upstream answered a call carrying this credential with a 2xx. */
   credentialAccepted(scope: string, tenantId: string): void {
     this.proofs.accepted(scope, tenantId);
   }
@@ -208,31 +176,16 @@ export class ResponseCache {
     const generation = everyTenant ? credentialGeneration(scope) : credentialGeneration(scope, tenantId);
     // Only a credential accepted here can have entries written from here; any other (a guessed
     // token) costs no write to Redis: it is refused in process (isRefused) and proven on each read.
-    if (wasAccepted) await this.replaceGenerations([generation]);
-    else this.generations.set(generation, newToken());
+    if (wasAccepted) await this.generations.replace([generation]);
+    else this.generations.replaceHere(generation);
   }
 
   /**
-   * After updateResource: new generations for the resource and its tenant's lists, here and in
-   * the shared store, before the mutation answers.
+   * After updateResource: new generations for what the update makes stale (the route table says
+   * what), here and in the shared store, before the mutation answers.
    */
   async invalidateResource(tenantId: string, resourceId: string): Promise<void> {
-    await this.replaceGenerations([resourceGeneration(tenantId, resourceId), listGeneration(tenantId)]);
-  }
-
-  /** New tokens for these generations, here and in the shared store (or there once it is back). */
-  private async replaceGenerations(keys: string[]): Promise<void> {
-    const tokens = new Map(keys.map((key) => [key, newToken()]));
-    for (const [key, token] of tokens) this.generations.set(key, token);
-    if (this.shared?.available) {
-      try {
-        await this.shared.setGenerations(tokens, this.generationLifetimeMs);
-        return;
-      } catch {
-        // Unreachable now: written when it is back (meanwhile other replicas can only see it by TTL).
-      }
-    }
-    for (const [key, token] of tokens) this.unsynced.set(key, token);
+    await this.generations.replace(staleAfterUpdate(tenantId, resourceId).map(dependencyGeneration));
   }
 
   /** Drops everything held in process (tests, and operators through a restart). */
@@ -251,42 +204,6 @@ export class ResponseCache {
   /** Entries outlive their TTL by the longest stale window. */
   private lifetimeMs(ttl: number): number {
     return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
-  }
-
-  /**
-   * A credential's generations are only read: missing, they are the initial one ('0'), so a caller
-   * (or a guessed token) creates nothing in Redis until it is refused after being accepted.
-   */
-  private async generationsOf(keys: string[]): Promise<string> {
-    if (keys.length === 0) return '-';
-    const created = keys.filter((key) => !isCredentialGeneration(key));
-    const readOnly = keys.filter(isCredentialGeneration);
-    if (this.shared?.available) {
-      try {
-        const shared = this.shared;
-        const [tokens, found] = await Promise.all([
-          created.length > 0 ? shared.generations(created, newToken, this.generationLifetimeMs) : Promise.resolve([]),
-          Promise.all(readOnly.map((key) => shared.get(key))),
-        ]);
-        created.forEach((key, i) => this.generations.set(key, tokens[i]!));
-        readOnly.forEach((key, i) => {
-          const token = found[i];
-          if (token === null || token === undefined) this.generations.delete(key);
-          else this.generations.set(key, token);
-        });
-        return [...readOnly.map((_, i) => found[i] ?? '0'), ...tokens].join('.');
-      } catch {
-        // Degraded: the tokens last seen here (shared-store.ts logs the outage once).
-      }
-    }
-    return [
-      ...readOnly.map((key) => this.generations.get(key) ?? '0'),
-      ...created.map((key) => {
-        let token = this.generations.get(key);
-        if (token === undefined) this.generations.set(key, (token = newToken()));
-        return token;
-      }),
-    ].join('.');
   }
 
   private async lookup(key: string, generational: boolean): Promise<Entry | undefined> {
@@ -362,12 +279,7 @@ export class ResponseCache {
   /** The shared store may have lost generations (restart) or missed ours: forget what depends on them. */
   private afterReconnect(): void {
     for (const [key, entry] of this.memory.entries()) if (entry.generational) this.memory.delete(key);
-    if (this.unsynced.size === 0 || !this.shared) return;
-    const tokens = new Map(this.unsynced);
-    this.unsynced.clear();
-    this.shared.setGenerations(tokens, this.generationLifetimeMs).catch(() => {
-      for (const [key, token] of tokens) if (!this.unsynced.has(key)) this.unsynced.set(key, token);
-    });
+    this.generations.resync();
   }
 
   private count(route: RouteName, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {

@@ -6,7 +6,7 @@
  */
 import { CircuitOpenError } from './breaker.js';
 import type { UpstreamError } from './errors.js';
-import { attempt, classifyFailure, type AttemptScope, type Call } from './attempt.js';
+import { attempt, classifyFailure, type AttemptOperation, type Call } from './attempt.js';
 import type { UpstreamParts } from './parts.js';
 import type { GaveUp } from './failure-log.js';
 import type { Fetched } from './cache-entry.js';
@@ -16,13 +16,13 @@ const BACKOFF_BASE_MS = 50;
 const BACKOFF_CAP_MS = 2_000;
 
 /** What the retry loop needs of its operation (src/upstream/session.ts). */
-export interface RetryScope extends AttemptScope {
+export interface RetryOperation extends AttemptOperation {
   /** The caller's Authorization header, for passthrough. */
   readonly authorization: string | null;
   readonly lane: Lane;
   /** Waits ms, or less when the operation stops meanwhile. */
   sleep(ms: number): Promise<void>;
-  /** The upstream accepted the caller's credential for the tenant (passthrough cache scope). */
+  /** The upstream accepted the caller's own credential for the tenant (passthrough). */
   credentialAccepted?(tenantId: string): void;
   /** The upstream refused the caller's credential (401) or its access (403 to a read). */
   credentialRefused?(tenantId: string, status: 401 | 403): Promise<void>;
@@ -35,7 +35,7 @@ export function retryReason(error: UpstreamError): string {
 }
 
 /** The call's answer, or the error of its last attempt once no retry is left or allowed. */
-export async function sendWithRetries(parts: UpstreamParts, scope: RetryScope, call: Call): Promise<Fetched> {
+export async function sendWithRetries(parts: UpstreamParts, operation: RetryOperation, call: Call): Promise<Fetched> {
   const { settings, auth, breaker, retryBudget } = parts;
   const idempotent = call.method === 'GET';
   let refreshedAuth = false;
@@ -43,18 +43,18 @@ export async function sendWithRetries(parts: UpstreamParts, scope: RetryScope, c
   let tries = 0;
   let reason: string | null = null;
   for (let retry = 0; ; retry++) {
-    const stop = scope.stopped(call.what);
+    const stop = operation.stopped(call.what);
     if (stop) throw stop;
-    const authorization = auth.mode === 'none' ? null : await auth.header(scope.authorization);
+    const authorization = auth.mode === 'none' ? null : await auth.header(operation.authorization);
     try {
       const number = ++tries;
       const retryOf = reason;
       const first = retry === 0;
-      const fetched = await scope.lane.run(() => attempt(parts, scope, { call, authorization, number, retryOf, first }), scope.signal);
-      scope.credentialAccepted?.(call.tenantId);
+      const fetched = await operation.lane.run(() => attempt(parts, operation, { call, authorization, number, retryOf, first }), operation.signal);
+      operation.credentialAccepted?.(call.tenantId);
       return fetched;
     } catch (raw) {
-      const error = classifyFailure(raw, scope, call.what);
+      const error = classifyFailure(raw, operation, call.what);
       if (error.code === 'UNAUTHENTICATED' && error.status === 401 && !refreshedAuth && (await auth.refresh(authorization))) {
         refreshedAuth = true;
         reason = 'token-refresh';
@@ -62,8 +62,8 @@ export async function sendWithRetries(parts: UpstreamParts, scope: RetryScope, c
         continue;
       }
       // A 403 to an update may only mean the credential cannot write: reads are refused by reads.
-      if (scope.credentialRefused && (error.status === 401 || (error.status === 403 && idempotent)) && !error.local) {
-        await scope.credentialRefused(call.tenantId, error.status);
+      if (operation.credentialRefused && (error.status === 401 || (error.status === 403 && idempotent)) && !error.local) {
+        await operation.credentialRefused(call.tenantId, error.status);
       }
       reason = retryReason(error);
       const fail = (gaveUp: GaveUp): UpstreamError => {
@@ -80,10 +80,10 @@ export async function sendWithRetries(parts: UpstreamParts, scope: RetryScope, c
         if (error.retryAfterMs > settings.maxRetryAfterMs) throw fail('retry-after');
         waitMs = Math.max(waitMs, error.retryAfterMs);
       }
-      if (parts.now() + waitMs >= scope.deadline) throw fail('deadline');
+      if (parts.now() + waitMs >= operation.deadline) throw fail('deadline');
       if (!retryBudget.tryRetry()) throw fail('retry-budget');
-      scope.stats.retries++;
-      await scope.sleep(waitMs);
+      operation.stats.retries++;
+      await operation.sleep(waitMs);
     }
   }
 }

@@ -102,6 +102,8 @@ describe('health', () => {
     const base = h.url.replace('/graphql', '');
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    // One health route pair: Yoga's default /health is not another one.
+    expect((await fetch(`${base}/health`)).status).toBe(404);
     await h.close();
     // The upstream no longer accepts the gateway's secret: not ready.
     h = await startHarness({ simulator: { auth: { ...AUTH_ON.auth, clientSecret: 'rotated' } }, env: { INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw-client', INVENTORY_CLIENT_SECRET: 'gw-secret-value-123' } });

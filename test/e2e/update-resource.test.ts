@@ -56,12 +56,21 @@ describe('updateResource', () => {
     ['a malformed mac', { networkInterfaces: [{ macAddress: 'zz:zz' }] }, ['input', 'networkInterfaces', '0', 'macAddress'], 'INVALID_FORMAT'],
     ['a port out of range', { oobInterfaceCards: [{ name: 'bmc', macAddress: '00:1A:2B:3C:4D:5F', port: 70000 }] }, ['input', 'oobInterfaceCards', '0', 'port'], 'OUT_OF_RANGE'],
     ['an id with a slash', { id: '../../x', aliasName: 'a' }, ['input', 'id'], 'INVALID_FORMAT'],
+    ['a tenantId that is no tenant id', { tenantId: 'client 1', aliasName: 'a' }, ['input', 'tenantId'], 'INVALID_FORMAT'],
     ['nothing to change', {}, ['input'], 'EMPTY_UPDATE'],
   ])('reports %s as a userError without calling the upstream', async (_name, change, field, code) => {
     const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client_1', id: general().id, ...change } });
     expect(res.errors).toBeUndefined();
     expect(res.data!.updateResource.resource).toBeNull();
     expect(res.data!.updateResource.userErrors).toEqual([{ field, message: expect.any(String), code }]);
+    expect(h.simulator.stats().totalCalls).toBe(0);
+  });
+
+  it('reports a tenantId that is no tenant id as a userError beside a global id too (one rule, one outcome)', async () => {
+    const gid = globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: general().id });
+    const res = await h.execute(UpdateResourceDocument, { input: { tenantId: 'client 1', id: gid, aliasName: 'a' } });
+    expect(res.errors).toBeUndefined();
+    expect(res.data!.updateResource.userErrors).toEqual([{ field: ['input', 'tenantId'], message: expect.any(String), code: 'INVALID_FORMAT' }]);
     expect(h.simulator.stats().totalCalls).toBe(0);
   });
 

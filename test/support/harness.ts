@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type GatewayConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
-import type { InventoryClient } from '../../src/upstream/client.js';
+import type { UpstreamClient } from '../../src/upstream/client.js';
 import { assembleGateway } from '../../src/server/assemble.js';
 import type { Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
@@ -27,7 +27,7 @@ export interface Harness {
   simulator: Simulator;
   gateway: Gateway;
   config: GatewayConfig;
-  client: InventoryClient;
+  client: UpstreamClient;
   url: string;
   logs: string[];
   metrics: GatewayMetrics | null;

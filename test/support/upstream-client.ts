@@ -1,12 +1,12 @@
 /**
- * A real InventoryClient over undici's MockAgent (no network: every request must match an
+ * A real UpstreamClient over undici's MockAgent (no network: every request must match an
  * interceptor), with settings from loadConfig so the defaults are the product's.
  */
 import { MockAgent } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { noAuth } from '../../src/upstream/auth.js';
-import { InventoryClient } from '../../src/upstream/client.js';
+import { UpstreamClient } from '../../src/upstream/client.js';
 
 export const UPSTREAM = 'http://inventory.test';
 
@@ -18,7 +18,7 @@ export function mockUpstream(env: Record<string, string> = {}, base = `${UPSTREA
   agent.disableNetConnect();
   open.push(agent);
   const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', ...env });
-  const client = new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent'), dispatcher: agent });
+  const client = new UpstreamClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent'), dispatcher: agent });
   return { agent, pool: agent.get(UPSTREAM), client, config };
 }
 

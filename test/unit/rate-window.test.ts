@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { LocalWindows } from '../../src/upstream/rate-budget.js';
+import { LocalWindows } from '../../src/upstream/rate-budget-local.js';
 import { RedisWindows } from '../../src/upstream/rate-budget-redis.js';
 import { RedisStore } from '../../src/upstream/shared-store.js';
 import { BACKGROUND, type WindowStore } from '../../src/upstream/rate-window.js';

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { SummaryReads } from '../../src/datasource/summary.js';
 import type { ResourceType } from '../../src/domain/records.js';
 import type { SummarySelection } from '../../src/domain/summary.js';
-import type { InventorySession } from '../../src/upstream/client.js';
-import type { ResourceFilter } from '../../src/upstream/query-string.js';
+import type { UpstreamSession } from '../../src/upstream/client.js';
+import { checkResourceFilter, type ResourceFilter } from '../../src/domain/input.js';
 
 const TYPES: ResourceType[] = ['Linux', 'SYNTHETIC', 'Windows'].map((name, i) => ({ tenantId: 't', number: i + 1, name, path: name, levels: [name] }));
 const ALL: SummarySelection = { total: true, byState: true, byResourceType: true };
@@ -26,10 +26,10 @@ function reads(answers: { minimal?: Record<string, unknown>; search?: (pageNo: n
       calls.push({ route: 'search', query });
       return answers.search?.(query.pageNo);
     },
-  } as unknown as InventorySession;
+  } as unknown as UpstreamSession;
   const summaries = new SummaryReads({ session, read: async (_t, work) => (await work())!, resourceTypes: async () => TYPES, maxPageSize: 500 });
   const run = async (filter: ResourceFilter | null, selection = ALL) => {
-    const summary = summaries.summary('t', filter, selection);
+    const summary = summaries.summary('t', checkResourceFilter(filter), selection);
     const [total, byState, byType] = await Promise.all([
       selection.total ? summaries.total(summary) : null,
       selection.byState ? summaries.byState(summary) : null,

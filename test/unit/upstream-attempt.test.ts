@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { noAuth } from '../../src/upstream/auth.js';
-import { InventoryClient } from '../../src/upstream/client.js';
+import { UpstreamClient } from '../../src/upstream/client.js';
 import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
 const DETAIL = '/base/api/v2/tenants/t/resources/r';
@@ -25,7 +25,7 @@ describe('one attempt', () => {
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const config = loadConfig({ INVENTORY_API_URL: base, INVENTORY_AUTH_MODE: 'none', ...env });
-    return new InventoryClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
+    return new UpstreamClient({ baseUrl: base, auth: noAuth, settings: config, logger: createLogger('silent') });
   }
 
   it('ends an upstream that does not answer with UPSTREAM_TIMEOUT', async () => {

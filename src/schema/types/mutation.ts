@@ -1,3 +1,4 @@
+import { isTenantId } from '../../domain/input.js';
 import type { UpdateResourceInput, UserError } from '../../domain/update.js';
 import type { ResourceView } from '../../domain/resource-view.js';
 import { builder } from '../builder.js';
@@ -71,6 +72,8 @@ const UpdateResourceInput = builder.inputType('UpdateResourceInput', {
  */
 function withInventoryIds<T extends UpdateResourceInput>(input: T): T {
   const tenantId = input.tenantId == null ? undefined : String(input.tenantId);
+  // A tenantId that is no tenant id is a userError whatever the id's form (validateUpdate's rule, once).
+  if (tenantId !== undefined && !isTenantId(tenantId)) return input;
   const key = keyFromGlobalId(String(input.id), 'Resource', 'input.id', tenantId);
   return key ? { ...input, tenantId: key.tenantId, id: key.id } : input;
 }

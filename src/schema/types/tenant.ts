@@ -1,5 +1,6 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
 import type { TenantShape } from '../../datasource/shapes.js';
+import { LIST_DEFAULTS } from '../../datasource/list-args.js';
 import { builder, globalId } from '../builder.js';
 import { filterWithInventoryId, inventoryIdArgument } from '../global-id.js';
 import { pagingArgs } from './connection.js';
@@ -25,8 +26,8 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       description: 'Resources of the tenant, searched with filters, a page at a time (Relay connection; offset for page-numbered tables). Any page costs one or two upstream reads; fields the search results do not carry cost more (see each field).',
       args: {
         filter: t.arg({ type: ResourceFilterInput }),
-        orderBy: t.arg({ type: ResourceOrderInput, defaultValue: { field: 'name', direction: 'ASC' }, description: 'Order of the results; by name, A to Z, unless given.' }),
-        includeStatus: t.arg.boolean({ defaultValue: false, description: 'Include each resource\'s monitoring status in the search results, so that status costs no detail read.' }),
+        orderBy: t.arg({ type: ResourceOrderInput, defaultValue: LIST_DEFAULTS.resources.orderBy, description: 'Order of the results; by name, A to Z, unless given.' }),
+        includeStatus: t.arg.boolean({ defaultValue: LIST_DEFAULTS.resources.includeStatus, description: 'Include each resource\'s monitoring status in the search results, so that status costs no detail read.' }),
         ...pagingArgs(t.arg, { offset: 'Random access for page-numbered tables: skip this many items (instead of after/before).' }),
       },
       resolve: (tenant, args, ctx) => ctx.inventory.searchResources(tenant.id, { ...args, filter: filterWithInventoryId(args.filter, 'Resource', tenant.id) }),
@@ -35,7 +36,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       type: [ResourceRef],
       description: 'Every resource of the tenant in one unpaged list, by name (A to Z). One upstream read; the items carry only names and addresses, so most other fields load the resource detail (one call per resource).',
       args: {
-        state: t.arg({ type: ResourceStateFilterEnum, defaultValue: 'active' }),
+        state: t.arg({ type: ResourceStateFilterEnum, defaultValue: LIST_DEFAULTS.resourceList.state }),
         locationId: t.arg.int(),
         deviceGroupId: t.arg.int(),
         deviceTypeId: t.arg.int(),
@@ -71,7 +72,7 @@ export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
       description: 'Antivirus status of the tenant\'s resources, a page at a time (newest scan first unless ordered otherwise). One or two upstream reads per page.',
       args: {
         status: t.arg({ type: AntivirusStatusEnum }),
-        orderBy: t.arg({ type: AntivirusOrderInput, defaultValue: { field: 'scanDate', direction: 'DESC' } }),
+        orderBy: t.arg({ type: AntivirusOrderInput, defaultValue: LIST_DEFAULTS.antivirusDefinitions.orderBy }),
         ...pagingArgs(t.arg),
       },
       resolve: (tenant, args, ctx) => ctx.inventory.antivirusDefinitions(tenant.id, args),

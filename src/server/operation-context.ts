@@ -1,5 +1,5 @@
 /**
- * What one execution of an operation works with: its upstream session (deadline, call budget,
+ * The members of the GraphQL context (src/context.ts) made for each execution of an operation: its upstream session (deadline, call budget,
  * the client's signal), its statistics and its data source (loaders). Built per request by Yoga's
  * context factory (src/server/yoga.ts), and afresh for each re-run of a live query
  * (src/server/live-query.ts): a data source's loaders hold the answers of its own run.
@@ -8,21 +8,21 @@ import type { GatewayConfig } from '../config.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { InventoryDataSource } from '../datasource/data-source.js';
 import type { Logger } from '../logger.js';
-import type { InventoryClient, InventorySession } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import type { SessionOptions } from '../upstream/session.js';
 import { budgetCaller } from '../core/caller.js';
 
-export interface OperationParts {
-  session: InventorySession;
+export interface OperationContext {
+  session: UpstreamSession;
   stats: OperationStats;
   inventory: InventoryDataSource;
 }
 
-export function operationParts(
-  { client, config, logger }: { client: InventoryClient; config: GatewayConfig; logger: Logger },
+export function operationContext(
+  { client, config, logger }: { client: UpstreamClient; config: GatewayConfig; logger: Logger },
   options: Omit<SessionOptions, 'stats' | 'caller'> & { callerKey: string },
   stats = new OperationStats(),
-): OperationParts {
+): OperationContext {
   const { callerKey, ...sessionOptions } = options;
   const caller = budgetCaller(callerKey, config.cache?.scopeSecret ?? 'inventory-gateway');
   const session = client.session({ ...sessionOptions, caller, stats });
