@@ -15,6 +15,7 @@ import { AdmissionController } from './admission.js';
 import { connectUpdates, LiveQueries } from './live-query.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
+import type { Timers } from '../core/timers.js';
 
 export interface AssembleOptions {
   config: GatewayConfig;
@@ -35,6 +36,8 @@ export interface AssembleOptions {
   redisWaitMs?: number;
   /** Epoch milliseconds (cache ages, the upstream's rate-limit resets); Date.now by default (tests move it). */
   wallClock?: () => number;
+  /** Timers of background work on that clock (live polls); the process's own by default. */
+  timers?: Timers;
 }
 
 export interface AssembledGateway {
@@ -65,7 +68,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
   const client = new InventoryClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
   const admission = new AdmissionController(config);
-  const live = new LiveQueries({ config, client, admission, logger });
+  const live = new LiveQueries({ config, client, admission, logger, wallClock: options.wallClock, timers: options.timers });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);
   const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle, admission, live });
   const webSockets: WebSocketEndpoint[] = [];
