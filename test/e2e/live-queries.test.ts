@@ -531,5 +531,5 @@ describe('the gateway process', () => {
     } finally {
       await simulator.close();
     }
-  }, 30_000);
+  }, 60_000);
 });

@@ -105,13 +105,16 @@ describe('SIGTERM to npm start', () => {
       }
       r.endedAt = performance.now();
     });
-    await sleep(2_500);
-    // The load generator stops issuing before the signal, so that every request counted as
-    // in flight was sent before SIGTERM (a request written at the instant a connection closes
-    // is a race no server can win).
+    // The signal comes at a moment when at least 15 requests are in flight and the newest of them
+    // was sent 150 ms before (a request written at the instant a connection closes is a race no
+    // server can win); the load generator starts none after it. A moment found, not a fixed
+    // sleep: on a loaded machine the rounds drift.
+    await sleep(1_000);
+    const chosenBy = performance.now() + 15_000;
+    const open = () => requests.filter((r) => r.endedAt === undefined);
+    while (performance.now() < chosenBy && !(open().length >= 15 && open().every((r) => performance.now() - r.startedAt > 150))) await sleep(5);
     stop = true;
-    await sleep(20);
-    const inFlight = requests.filter((r) => r.endedAt === undefined).length;
+    const inFlight = open().length;
     p.child.kill('SIGTERM'); // to npm, as a process manager does
     sigtermAt = performance.now();
 
