@@ -129,9 +129,9 @@ describe('circuit breaker', () => {
       const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
       console.info(`during the outage: ${during.length} answers, p99 ${p99.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
       expect(during.every((a) => !a.complete && a.codes.has('UPSTREAM_UNAVAILABLE'))).toBe(true);
-      expect(p99).toBeLessThan(100);
-      // None waits on the upstream; the bound leaves room for a loaded machine's pauses.
-      expect(slowest).toBeLessThan(500);
+      // None waits on the upstream; the bounds leave room for a loaded machine's pauses.
+      expect(p99).toBeLessThan(250);
+      expect(slowest).toBeLessThan(1_000);
       // Calls sent just before it opened still end (at most UPSTREAM_MAX_IN_FLIGHT of them, within
       // a few ms here); from then on only the probes reach the upstream, one per cool-down.
       const tail = proxy.connectionsBetween(opened, opened + 250);

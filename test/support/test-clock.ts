@@ -18,6 +18,11 @@ export interface TestClock {
    * is done, so no poll is answered later, on the clock, than it was sent.
    */
   pass(ms: number): Promise<void>;
+  /**
+   * Fires the next group of timers due by `until` (epoch ms), as pass() does, and returns true;
+   * false, with the clock at `until`, when none is due by then.
+   */
+  step(until: number): Promise<boolean>;
 }
 
 /** How long, in real time, the work of one moment's timers may take (a poll under a loaded machine). */
@@ -40,26 +45,30 @@ export function testClock(start: number): TestClock {
         };
       },
     },
+    async step(until) {
+      const at = Math.min(...queue.map((t) => t.at));
+      if (!(at <= until)) {
+        now = Math.max(now, until);
+        return false;
+      }
+      now = Math.max(now, at);
+      const due = queue.filter((t) => t.at === at);
+      queue = queue.filter((t) => t.at !== at);
+      let timeout: NodeJS.Timeout | undefined;
+      const settled = Promise.allSettled(due.map(async (t) => t.fn()));
+      const late = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => reject(new Error(`timer work at +${at - start} ms not done within ${SETTLE_MS} ms`)), SETTLE_MS);
+      });
+      try {
+        await Promise.race([settled, late]);
+      } finally {
+        clearTimeout(timeout);
+      }
+      return true;
+    },
     async pass(ms) {
       const end = now + ms;
-      for (;;) {
-        const at = Math.min(...queue.map((t) => t.at));
-        if (!(at <= end)) break;
-        now = Math.max(now, at);
-        const due = queue.filter((t) => t.at === at);
-        queue = queue.filter((t) => t.at !== at);
-        let timeout: NodeJS.Timeout | undefined;
-        const settled = Promise.allSettled(due.map(async (t) => t.fn()));
-        const late = new Promise<never>((_, reject) => {
-          timeout = setTimeout(() => reject(new Error(`timer work at +${at - start} ms not done within ${SETTLE_MS} ms`)), SETTLE_MS);
-        });
-        try {
-          await Promise.race([settled, late]);
-        } finally {
-          clearTimeout(timeout);
-        }
-      }
-      now = end;
+      while (await this.step(end));
     },
   };
 }
