@@ -133,10 +133,12 @@ describe('circuit breaker', () => {
       expect(p99).toBeLessThan(250);
       expect(slowest).toBeLessThan(1_000);
       // Calls sent just before it opened still end (at most UPSTREAM_MAX_IN_FLIGHT of them, within
-      // a few ms here); from then on only the probes reach the upstream, one per cool-down.
-      const tail = proxy.connectionsBetween(opened, opened + 250);
-      const perSecond = [0, 1].map((s) => proxy!.connectionsBetween(opened + 250 + s * 1_000, opened + 250 + (s + 1) * 1_000));
-      console.info(`connection attempts with the breaker open: ${tail} in its first 250 ms (calls sent before it opened), then ${perSecond.join(', ')} per second`);
+      // a few ms on a quiet machine); from then on only the probes reach the upstream, one per cool-down.
+      // The calls' ends are given a second (a loaded machine stretches "a few ms"; measured: up to 14
+      // attempts in the second after it opened, at a load average of 12), then the two seconds left.
+      const tail = proxy.connectionsBetween(opened, opened + 1_000);
+      const perSecond = [1, 2].map((s) => proxy!.connectionsBetween(opened + s * 1_000, opened + (s + 1) * 1_000));
+      console.info(`connection attempts with the breaker open: ${tail} in its first second (calls sent before it opened), then ${perSecond.join(', ')} per second`);
       expect(tail).toBeLessThanOrEqual(64);
       expect(Math.max(...perSecond)).toBeLessThanOrEqual(3);
 
