@@ -219,7 +219,7 @@ describe('passthrough, one gateway', () => {
     const token = await simulatorToken(h.simulator.url);
     const query = '{ tenant(id: "client_1") { resourceTypes { name } ... @defer { resources(first: 2) { nodes { hostName } } } } }';
     const read = async () => {
-      const res = await h.fetch(h.url, {
+      const res = await h.fetch(h.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'multipart/mixed', ...bearer(token) },
         body: JSON.stringify({ query }),

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('live tiles are background work (documented limits, gateway defaults)', () => {
   it('stretches 50 tiles\' polls into the background share, polls each read within its stated period, and keeps a person\'s pages complete', async () => {
-    const sse = createClient({ url: h.url, fetchFn: h.fetch, singleConnection: false, retryAttempts: 0 });
+    const sse = createClient({ url: h.endpoint, fetchFn: h.fetch, singleConnection: false, retryAttempts: 0 });
     const firsts: Payload[] = [];
     const stops: (() => void)[] = [];
     const open = (query: string, variables: Record<string, unknown>) => new Promise<void>((resolve, reject) => {
@@ -71,7 +71,7 @@ describe('live tiles are background work (documented limits, gateway defaults)',
     while (clock.now() - started < OBSERVE_MS) {
       const n = person.length;
       const to = clock.now() - n * 86_400_000;
-      const response = await h.fetch(h.url, {
+      const response = await h.fetch(h.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({ query: PERSON, variables: { offset: 100 + n * 10, from: new Date(to - 86_400_000).toISOString(), to: new Date(to).toISOString() } }),

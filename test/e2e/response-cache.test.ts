@@ -39,7 +39,7 @@ describe('the response cache at its defaults', () => {
     // A differently shaped query over the same records shares the entries.
     const other = await h.query('{ tenant(id: "client_1") { resources(first: 10) { nodes { ipAddress applications { name } } } } }', undefined, STATS);
     expect(upstreamOf(other)).toMatchObject({ totalCalls: 0, cacheHits: 11 });
-    const metrics = await (await h.fetch(h.url.replace(/\/graphql$/, '/metrics'))).text();
+    const metrics = await (await h.fetch(h.endpoint.replace(/\/graphql$/, '/metrics'))).text();
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="search",result="miss"\} 1$/m);
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="search",result="hit"\} 2$/m);
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="applications",result="hit"\} 20$/m);

@@ -170,7 +170,7 @@ describe('circuit breaker', () => {
     // Every operation here must reach the upstream: the response cache (on by default) would answer the repeats itself.
     h = await startHarness({ upstreamUrl: proxyUrl, env: { LOG_LEVEL: 'info', CACHE: 'false' } });
     proxy.forwardTo(h.simulator.url);
-    const readyz = () => h!.fetch(h!.url.replace('/graphql', '/readyz')).then((r) => r.status);
+    const readyz = () => h!.fetch(h!.endpoint.replace('/graphql', '/readyz')).then((r) => r.status);
     expect(await readyz()).toBe(200);
     proxy.switch('reset');
     // A few operations whose calls fail with their retries open it.

@@ -1,8 +1,9 @@
 /**
  * A real stack for tests: the simulator as an HTTP server, the real undici client, and the
- * gateway. Tests reach the gateway in process (`query`, `execute`, `fetch`: its own fetch
- * handler, the same Yoga pipeline without a socket) unless the HTTP server is what they test:
- * it also listens on `url` (127.0.0.1, port 0) for those (raw sockets, WebSocket, other clients).
+ * gateway. Tests reach the gateway in process (`query`, `execute`, `fetch` on `endpoint`: its own
+ * fetch handler, the same Yoga pipeline without a socket) unless the HTTP server is what they
+ * test: for those it also listens on `url` (127.0.0.1, port 0): raw sockets, WebSocket, SSE
+ * clients over HTTP, other client libraries, browsers.
  */
 import http from 'node:http';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -31,8 +32,11 @@ export interface Harness {
   gateway: Gateway;
   config: GatewayConfig;
   client: InventoryClient;
+  /** The gateway on a real port. */
   url: string;
-  /** The gateway's own fetch handler: an HTTP request to `url` (or any path of it) answered in process, no socket. */
+  /** The in-process address of /graphql, for `fetch` (no port). */
+  endpoint: string;
+  /** The gateway's own fetch handler: a request to `endpoint` (or any path beside it) answered in process, no socket. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   logs: string[];
   metrics: GatewayMetrics | null;
@@ -85,6 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   assembled.serveWebSocket(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  const endpoint = 'http://gateway.in-process/graphql';
   const inProcess: Harness['fetch'] = async (input, init) => (input instanceof Request ? gateway.fetch(input) : gateway.fetch(String(input), init ?? {}));
   const harness: Harness = {
     simulator,
@@ -92,6 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     config,
     client,
     url,
+    endpoint,
     fetch: inProcess,
     logs,
     metrics,
@@ -99,7 +105,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     live: assembled.live,
     endLiveOperations: assembled.endLiveOperations,
     async query(query, variables, headers = {}) {
-      const response = await inProcess(url, {
+      const response = await inProcess(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
         body: JSON.stringify({ query, variables }),
