@@ -16,6 +16,7 @@ import { LiveQueries } from './live-query.js';
 import { connectUpdates } from './live-updates.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
+import type { Timers } from '../core/timers.js';
 
 export interface AssembleOptions {
   config: GatewayConfig;
@@ -36,6 +37,8 @@ export interface AssembleOptions {
   redisWaitMs?: number;
   /** Epoch milliseconds (cache ages, the upstream's rate-limit resets); Date.now by default (tests move it). */
   wallClock?: () => number;
+  /** Timers of background work on that clock (live polls); the process's own by default. */
+  timers?: Timers;
 }
 
 export interface AssembledGateway {
@@ -66,7 +69,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
   const client = new UpstreamClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
   const admission = new AdmissionController(config);
-  const live = new LiveQueries({ config, client, admission, logger });
+  const live = new LiveQueries({ config, client, admission, logger, wallClock: options.wallClock, timers: options.timers });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);
   const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle, admission, live });
   const webSockets: WebSocketEndpoint[] = [];

@@ -27,6 +27,7 @@ import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
+import { realTimers, type Timers } from '../core/timers.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
@@ -87,6 +88,9 @@ export interface LiveQueriesOptions {
   client: UpstreamClient;
   admission: AdmissionController;
   logger: Logger;
+  /** Epoch ms and the timers of polls and re-runs at a reset on it (assembleGateway's); Date.now and setTimeout by default. */
+  wallClock?: () => number;
+  timers?: Timers;
 }
 
 export class LiveQueries {
@@ -109,6 +113,8 @@ export class LiveQueries {
       gone: (tenantId, resourceId) => client.resourceGone(tenantId, resourceId),
       backgroundBudget: (tenantId, route) => client.budget.backgroundBudget(tenantId, route),
       logger,
+      now: options.wallClock,
+      timers: options.timers,
     });
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
     this.open = new LiveOperationRegistry((reads) => this.polls.release(reads));
@@ -259,7 +265,7 @@ export class LiveQueries {
     const refusal = oneRateLimitRefusal(result.errors);
     if (refusal && operation.last) {
       (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
-      setTimeout(() => void this.store.invalidate(operation.id), Number(refusal.extensions.retryAfter) * 1000).unref();
+      (this.options.timers ?? realTimers).schedule(Number(refusal.extensions.retryAfter) * 1000, () => this.store.invalidate(operation.id));
       return operation.last.result;
     }
     if (refusal) result = { errors: [refusal] };
@@ -270,7 +276,7 @@ export class LiveQueries {
     (args.contextValue as StoreContext).addResourceIdentifier(identifiers);
     for (const { key, read } of reads.values()) {
       const failing = this.polls.failingSince(key);
-      if (failing) stats.noteStale({ route: read.route, tenantId: read.tenantId, resourceId: read.resourceId, ageMs: Date.now() - failing.answeredAt, reason: 'upstream-error' });
+      if (failing) stats.noteStale({ route: read.route, tenantId: read.tenantId, resourceId: read.resourceId, ageMs: (this.options.wallClock ?? Date.now)() - failing.answeredAt, reason: 'upstream-error' });
     }
     if (stats.staleReads.length > 0) result = { ...result, extensions: { ...result.extensions, stale: staleReport(stats.staleReads) } };
     // How fresh the viewer's data is kept: the period its slowest read is polled at, and the oldest answer's age.

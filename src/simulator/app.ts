@@ -58,7 +58,7 @@ export interface Simulator {
 export type StartSimulatorOptions = SimulatorPatch & {
   port?: number;
   host?: string;
-  /** The rate limits' clock, epoch milliseconds (tests move it instead of sleeping); default Date.now. */
+  /** The clock of the rate limits and of the logged requests' times, epoch milliseconds (tests move it instead of sleeping); default Date.now. */
   now?: () => number;
 };
 
@@ -99,7 +99,7 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
     const traceparent = req.headers.traceparent;
     const clientId = auth.grantOf(req.headers.authorization)?.clientId;
     stats.logRequest({
-      method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: performance.timeOrigin + performance.now(),
+      method: req.method ?? 'GET', route: route?.name ?? 'unknown', url: req.url ?? '', at: now ? now() : performance.timeOrigin + performance.now(),
       ...(typeof traceparent === 'string' ? { traceparent } : {}), ...(clientId !== undefined ? { clientId } : {}),
     });
     if (!route) return sendError(res, pathIsKnown(path) ? 405 : 404, 'Not found');

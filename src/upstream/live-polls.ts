@@ -20,6 +20,7 @@ import { isOutage, isRefusal } from './cache-entry.js';
 import type { UpstreamSession, SessionOptions, UpstreamRead } from './session.js';
 import { UpstreamError, UpstreamNotFound } from './errors.js';
 import { BACKGROUND } from './rate-window.js';
+import { realTimers, type Timers } from '../core/timers.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
 const MAX_BACKOFF = 8;
@@ -62,13 +63,16 @@ export interface LivePollsOptions {
   backgroundBudget?(tenantId: string, route: UpstreamRead['route']): BackgroundBudget | null;
   logger: Logger;
   now?: () => number;
+  /** The poll timers (on the clock of `now`). */
+  timers?: Timers;
 }
 
 interface Poller {
   target: PolledRead;
   readers: number;
   hash: string;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the next poll. */
+  cancel: () => void;
   failures: number;
   /** Epoch ms of the last answer (the age a stale payload reports). */
   answeredAt: number;
@@ -124,7 +128,7 @@ export class LivePolls {
       const basePeriodMs = this.options.intervalMs[target.read.route as CachedRoute] ?? this.options.intervalMs.search;
       const budget = this.options.backgroundBudget?.(target.read.tenantId, target.read.route) ?? null;
       const poller: Poller = {
-        target, readers: 1, hash: contentHash(target.value), timer: undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false,
+        target, readers: 1, hash: contentHash(target.value), cancel: () => undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false,
         basePeriodMs, budgetKey: budget?.key ?? null, demand: budget ? budget.windowMs / basePeriodMs : 0,
       };
       if (budget) this.demand.set(budget.key, (this.demand.get(budget.key) ?? 0) + poller.demand);
@@ -141,7 +145,7 @@ export class LivePolls {
       const poller = this.pollers.get(key);
       if (!poller) continue;
       if (--poller.readers > 0) continue;
-      clearTimeout(poller.timer);
+      poller.cancel();
       this.pollers.delete(key);
       if (poller.budgetKey !== null) {
         const left = (this.demand.get(poller.budgetKey) ?? 0) - poller.demand;
@@ -195,14 +199,13 @@ export class LivePolls {
 
   /** Stops every poller (shutdown). */
   close(): void {
-    for (const poller of this.pollers.values()) clearTimeout(poller.timer);
+    for (const poller of this.pollers.values()) poller.cancel();
     this.pollers.clear();
   }
 
   private schedule(poller: Poller): void {
     const delay = this.periodOf(poller) * Math.min(MAX_BACKOFF, 2 ** poller.failures);
-    poller.timer = setTimeout(() => void this.poll(poller), delay);
-    poller.timer.unref();
+    poller.cancel = (this.options.timers ?? realTimers).schedule(delay, () => this.poll(poller));
   }
 
   private async poll(poller: Poller): Promise<void> {

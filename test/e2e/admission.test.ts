@@ -113,8 +113,9 @@ describe('admission control at default settings', () => {
     expect(timedOut).toHaveLength(0);
     expect(ok.length).toBeGreaterThanOrEqual(8);
     expect(shed.length).toBeGreaterThan(0);
-    expect(p99(healthz)).toBeLessThan(100);
-    expect(p99(typename)).toBeLessThan(100);
+    // Never behind the queue (which holds operations for up to 5 s); the bound leaves room for a loaded machine.
+    expect(p99(healthz)).toBeLessThan(500);
+    expect(p99(typename)).toBeLessThan(500);
 
     expect(heapPeak - heapBefore).toBeLessThan(150 * 2 ** 20);
     expect(heapAfter - heapBefore).toBeLessThan(20 * 2 ** 20);
@@ -132,13 +133,14 @@ describe('admission control at default settings', () => {
     const heavyAnswers = await Promise.all(heavy);
     for (const a of light) {
       expect(a.data, JSON.stringify(a)).toBe(true);
-      // One upstream call of 300 ms, plus at most one more for a free upstream slot.
-      expect(a.ms).toBeLessThan(1_000);
+      // One upstream call of 300 ms, plus at most one more for a free upstream slot, and room for
+      // a loaded machine (behind the heavy caller's queue it would wait seconds).
+      expect(a.ms).toBeLessThan(1_500);
     }
     // The heavy caller was indeed over its share: some of its operations waited or were shed.
     expect(heavyAnswers.some((a) => a.status === 503 || a.ms > 2_000)).toBe(true);
     console.log(JSON.stringify({ lightMaxMs: Math.round(Math.max(...light.map((a) => a.ms))), heavyOk: heavyAnswers.filter((a) => a.data).length, heavyShed: heavyAnswers.filter((a) => a.status === 503).length }));
-  }, 40_000);
+  }, 60_000);
 });
 
 describe('admission control settings', () => {
@@ -157,7 +159,8 @@ describe('admission control settings', () => {
     expect(full.status).toBe(503);
     expect(full.codes).toEqual(['OVERLOADED']);
     expect(full.retryAfter).toBe('8');
-    expect(full.ms).toBeLessThan(300);
+    // At once, not after the 8 s wait (room for a loaded machine).
+    expect(full.ms).toBeLessThan(1_000);
     // The two waiting clients go away: their places are free again, so the next two wait and are served.
     gone.abort();
     await Promise.all(abandoned);
@@ -167,5 +170,5 @@ describe('admission control settings', () => {
     for (const a of next) expect(a.data, JSON.stringify(a)).toBe(true);
     // Operations without upstream work never wait.
     expect((await post(h.url, '{ __typename }')).data).toBe(true);
-  }, 30_000);
+  }, 60_000);
 });

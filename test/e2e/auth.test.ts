@@ -107,14 +107,14 @@ describe('health', () => {
     await h.close();
     // The upstream no longer accepts the gateway's secret: not ready.
     h = await startHarness({ simulator: { auth: { ...AUTH_ON.auth, clientSecret: 'rotated' } }, env: { INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw-client', INVENTORY_CLIENT_SECRET: 'gw-secret-value-123' } });
-    const notReady = await fetch(`${h.url.replace('/graphql', '')}/readyz`);
+    const notReady = await h.fetch(`${h.endpoint.replace('/graphql', '')}/readyz`);
     expect(notReady.status).toBe(503);
     expect(await notReady.text()).not.toContain('gw-secret');
   });
 
   it('/readyz is 503 when the upstream cannot be reached', async () => {
     h = await startHarness({ upstreamUrl: 'http://127.0.0.1:9' });
-    expect((await fetch(`${h.url.replace('/graphql', '')}/readyz`)).status).toBe(503);
-    expect((await fetch(`${h.url.replace('/graphql', '')}/healthz`)).status).toBe(200);
+    expect((await h.fetch(`${h.endpoint.replace('/graphql', '')}/readyz`)).status).toBe(503);
+    expect((await h.fetch(`${h.endpoint.replace('/graphql', '')}/healthz`)).status).toBe(200);
   });
 });

@@ -128,7 +128,7 @@ describe('@defer over multipart/mixed with Apollo Client 4', () => {
 
 /** Reads a text/event-stream response into its `next` payloads. */
 async function sse(query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | null; payloads: any[] }> {
-  const response = await fetch(h.url, {
+  const response = await h.fetch(h.endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
     body: JSON.stringify({ query, variables }),

@@ -29,7 +29,7 @@ const SEARCH = 'query($f: ResourceFilter) { tenant(id: "client_1") { resources(f
 const HISTORY = 'query($f: DecommissionedResourceFilter) { tenant(id: "client_1") { decommissionedResources(first: 5, filter: $f) { totalCount } } }';
 const LOOKUP = 'query($id: ID!) { tenant(id: "client_1") { resource(id: $id) { id } } }';
 
-const post = (body: string, headers: Record<string, string> = {}) => fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const post = (body: string, headers: Record<string, string> = {}) => h.fetch(h.endpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 const cases: Case[] = [
   // path traversal and odd ids
@@ -80,10 +80,10 @@ const cases: Case[] = [
   // HTTP
   { name: 'an oversized body', raw: () => post(JSON.stringify({ query: `{ tenant(id: "client_1") { id } }`, variables: { pad: 'x'.repeat(200_000) } })), code: 'OPERATION_TOO_EXPENSIVE', status: 413 },
   // A mutation that would call the upstream if it ran (a real id, a valid change).
-  { name: 'a mutation over GET', raw: () => fetch(`${h.url}?query=${encodeURIComponent(`mutation { updateResource(input: { tenantId: "client_1", id: "${h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id}", aliasName: "x" }) { userErrors { code } } }`)}`), code: 'BAD_USER_INPUT', status: 405 },
-  { name: 'a form-encoded POST', raw: () => fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D' }), code: 'FORBIDDEN', status: 403 },
-  { name: 'a text/plain POST', raw: () => fetch(h.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: '{ __typename }' }) }), code: 'FORBIDDEN', status: 403 },
-  { name: 'a multipart POST', raw: () => { const form = new FormData(); form.set('operations', JSON.stringify({ query: '{ __typename }' })); form.set('map', '{}'); return fetch(h.url, { method: 'POST', body: form }); }, code: 'FORBIDDEN', status: 403 },
+  { name: 'a mutation over GET', raw: () => h.fetch(`${h.endpoint}?query=${encodeURIComponent(`mutation { updateResource(input: { tenantId: "client_1", id: "${h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id}", aliasName: "x" }) { userErrors { code } } }`)}`), code: 'BAD_USER_INPUT', status: 405 },
+  { name: 'a form-encoded POST', raw: () => h.fetch(h.endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D' }), code: 'FORBIDDEN', status: 403 },
+  { name: 'a text/plain POST', raw: () => h.fetch(h.endpoint, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: '{ __typename }' }) }), code: 'FORBIDDEN', status: 403 },
+  { name: 'a multipart POST', raw: () => { const form = new FormData(); form.set('operations', JSON.stringify({ query: '{ __typename }' })); form.set('map', '{}'); /* the multipart encoding is made by the HTTP client */ return fetch(h.url, { method: 'POST', body: form }); }, code: 'FORBIDDEN', status: 403 },
   { name: 'a batch over the limit', raw: () => post(JSON.stringify(Array.from({ length: 20 }, () => ({ query: '{ tenant(id: "client_1") { resourceTypes { name } } }' })))), code: 'OPERATION_TOO_EXPENSIVE', status: 413 },
   { name: 'a body that is not JSON', raw: () => post('{"query": "{ __typename }"'), code: 'BAD_USER_INPUT', status: 400 },
 ];

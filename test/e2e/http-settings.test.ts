@@ -13,7 +13,7 @@ describe('production switches', () => {
   it('turns GraphiQL and introspection off, and federation _service with it unless FEDERATION_SECRET is sent', async () => {
     const secret = 'a-federation-secret-of-32-chars!';
     h = await startHarness({ env: { GRAPHIQL: 'false', INTROSPECTION: 'false', FEDERATION_SECRET: secret } });
-    const page = await fetch(h.url, { headers: { accept: 'text/html' } });
+    const page = await h.fetch(h.endpoint, { headers: { accept: 'text/html' } });
     expect(await page.text()).not.toContain('<html');
     const intro = await h.query(getIntrospectionQuery());
     expect(intro.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -35,7 +35,7 @@ describe('CORS', () => {
   it('answers preflights for configured origins only', async () => {
     h = await startHarness({ env: { CORS_ORIGINS: 'https://app.example.com' } });
     const preflight = (origin: string) =>
-      fetch(h!.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      h!.fetch(h!.endpoint, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
     const allowed = await preflight('https://app.example.com');
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     const denied = await preflight('https://evil.example.net');
@@ -44,7 +44,7 @@ describe('CORS', () => {
 
   it('sends no CORS headers when none are configured', async () => {
     h = await startHarness();
-    const res = await fetch(h.url, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
+    const res = await h.fetch(h.endpoint, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -15,14 +15,14 @@ afterEach(async () => {
 });
 
 async function scrape(harness: Harness): Promise<string> {
-  const res = await fetch(harness.url.replace(/\/graphql$/, '/metrics'));
+  const res = await harness.fetch(harness.endpoint.replace(/\/graphql$/, '/metrics'));
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   return res.text();
 }
 
 async function post(harness: Harness, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(harness.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return harness.fetch(harness.endpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 }
 
 const NESTED = `query Dashboard { tenant(id: "client_1") { resources(first: 3) { nodes { hostName applications { name } } } resourceTypes { name } } }`;
@@ -94,10 +94,10 @@ describe('/metrics', () => {
 
   it('counts no operation for the GraphiQL page, /healthz or /metrics itself', async () => {
     h = await startHarness();
-    const page = await fetch(h.url, { headers: { accept: 'text/html' } });
+    const page = await h.fetch(h.endpoint, { headers: { accept: 'text/html' } });
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     await page.text();
-    await (await fetch(h.url.replace(/\/graphql$/, '/healthz'))).text();
+    await (await h.fetch(h.endpoint.replace(/\/graphql$/, '/healthz'))).text();
     await scrape(h);
     const text = await scrape(h);
     expect(sumBy(text, 'graphql_operations_total', 'operation_name')).toEqual({});
@@ -107,7 +107,7 @@ describe('/metrics', () => {
 
   it('is off with METRICS=false', async () => {
     h = await startHarness({ env: { METRICS: 'false' } });
-    const res = await fetch(h.url.replace(/\/graphql$/, '/metrics'));
+    const res = await h.fetch(h.endpoint.replace(/\/graphql$/, '/metrics'));
     expect(res.status).toBe(404);
     await res.text();
   });

@@ -183,7 +183,7 @@ describe('smaller findings', () => {
       // More one-offs, however many, leave it its place.
       for (let i = MAX_OPERATION_NAMES; i < 2 * MAX_OPERATION_NAMES; i++) await run(`Junk${i}`);
       await run('DashboardTiles');
-      const names = sumBy(await (await fetch(h.url.replace('/graphql', '/metrics'))).text(), 'graphql_operations_total', 'operation_name');
+      const names = sumBy(await (await h.fetch(h.endpoint.replace('/graphql', '/metrics'))).text(), 'graphql_operations_total', 'operation_name');
       // Its first sighting (the junk had taken the places for first sightings) is 'other'; then it has its own label.
       expect(names.DashboardTiles).toBe(3);
       expect(names.other).toBe(MAX_OPERATION_NAMES / 2 + 1 + MAX_OPERATION_NAMES);

@@ -34,7 +34,9 @@ let probes = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gateway-production-'));
-  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(dir, 'dist')]);
+  // The build's JavaScript without its type check (--noCheck emits the same files, byte for byte;
+  // `npm run typecheck` checks the same sources): 5 s of CPU instead of 12.
+  await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(dir, 'dist'), '--noCheck']);
   await copyFile(join(root, 'package.json'), join(dir, 'package.json'));
   await copyFile(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
   // The packages come from npm's cache, filled by the project's own `npm ci` (no network then).

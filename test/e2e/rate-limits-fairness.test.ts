@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function page(h: Harness, caller: string, variables: Record<string, unknown>) {
-  const response = await fetch(h.url, {
+  const response = await h.fetch(h.endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${caller}`, 'x-upstream-stats': '1' },
     body: JSON.stringify({ query: PAGE, variables }),

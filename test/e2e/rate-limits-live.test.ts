@@ -1,39 +1,42 @@
 /**
- * Issue 29, "people first", at the simulator's documented limits and the gateway's defaults, in
- * real time (live polls run on timers): 50 live tiles on one tenant are background work. Their
- * polls stretch so that the tenant's open reads fit the background's share of each window; every
- * read is polled at least once per the period the payloads state; a person opening a dashboard
- * page every 10 s meanwhile gets every page complete; the upstream never answers 429.
+ * Issue 29, "people first", at the simulator's documented limits and the gateway's defaults: 50
+ * live tiles on one tenant are background work. Their polls stretch so that the tenant's open
+ * reads fit the background's share of each window; every read is polled at least once per the
+ * period the payloads state; a person opening a dashboard page every 10 s meanwhile gets every
+ * page complete; the upstream never answers 429. One test clock moves the simulator's windows
+ * and the gateway's wall clock and poll timers: the issue's three minutes pass in seconds, and a
+ * poll's time is where its timer put it, whatever the machine's load.
  */
 import { createClient } from 'graphql-sse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { testClock, type TestClock } from '../support/test-clock.js';
 
 const PAGE_TILE = `query PageTile($offset: Int!) @live { tenant(id: "client_1") { resources(first: 5, offset: $offset) { nodes { id hostName } } } }`;
 const SUMMARY_TILE = `query SummaryTile($filter: ResourceFilter) @live { tenant(id: "client_1") { resourceSummary(filter: $filter) { total byState { state count } } } }`;
 const PERSON = `query Person($offset: Int!, $from: DateTime!, $to: DateTime!) {
   tenant(id: "client_1") { resources(first: 10, offset: $offset) { nodes { id applications { name } availability(from: $from, to: $to) { availabilityPercent } } } }
 }`;
-/**
- * How long the tiles are watched: 85 s by default (every read polled at least twice at the
- * stretched periods of about 30-40 s, within the suite's time); LIVE_TILES_OBSERVE_S=180 runs the
- * issue's three minutes (measured: README "Rate limits").
- */
-const OBSERVE_MS = Number(process.env.LIVE_TILES_OBSERVE_S ?? 85) * 1000;
+/** How long the tiles are watched, on the test clock: the issue's three minutes (three windows). */
+const OBSERVE_MS = 180_000;
+/** 12:00:00.5 UTC: the windows are aligned on the minute. */
+const START_MS = Date.UTC(2026, 10, 26, 12, 0, 0, 500);
 
 interface Payload { data?: any; errors?: any[]; extensions?: { live?: { pollSeconds: number; ageSeconds: number } } }
 
 let h: Harness;
+let clock: TestClock;
 beforeAll(async () => {
-  h = await startHarness({ simulator: { rateLimit: {} } });
+  clock = testClock(START_MS);
+  h = await startHarness({ simulator: { rateLimit: {} }, clock: clock.now, timers: clock.timers });
 });
 afterAll(async () => {
   await h?.close();
 });
 
 describe('live tiles are background work (documented limits, gateway defaults)', () => {
-  it('stretches 50 tiles\' polls into the background share, polls each read within its stated period, and keeps a person\'s pages complete', { timeout: OBSERVE_MS + 30_000 }, async () => {
-    const sse = createClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
+  it('stretches 50 tiles\' polls into the background share, polls each read within its stated period, and keeps a person\'s pages complete', async () => {
+    const sse = createClient({ url: h.endpoint, fetchFn: h.fetch, singleConnection: false, retryAttempts: 0 });
     const firsts: Payload[] = [];
     const stops: (() => void)[] = [];
     const open = (query: string, variables: Record<string, unknown>) => new Promise<void>((resolve, reject) => {
@@ -50,27 +53,31 @@ describe('live tiles are background work (documented limits, gateway defaults)',
         complete: () => undefined,
       }));
     });
-    const started = Date.now();
+    const started = clock.now();
     // 10 resource pages (searches: paginated) and 40 summaries with distinct filters (3 listings each).
-    await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => open(PAGE_TILE, { offset: i * 5 })),
-      ...Array.from({ length: 40 }, (_, i) => open(SUMMARY_TILE, { filter: { hostName: `host-${i}` } })),
-    ]);
+    // One of each first: until an answer of the minimal listing says its category, a cold gateway
+    // counts it as paginated (the scarcer), and 40 summaries claimed at that moment would not fit.
+    const tiles = [
+      ...Array.from({ length: 10 }, (_, i) => ({ query: PAGE_TILE, variables: { offset: i * 5 } })),
+      ...Array.from({ length: 40 }, (_, i) => ({ query: SUMMARY_TILE, variables: { filter: { hostName: `host-${i}` } } })),
+    ];
+    for (const first of [tiles.splice(10, 1)[0]!, tiles.shift()!]) await open(first.query, first.variables);
+    await Promise.all(tiles.map((tile) => open(tile.query, tile.variables)));
     for (const payload of firsts) {
       expect(payload.errors).toBeUndefined();
       expect(payload.extensions?.live?.pollSeconds).toBeGreaterThan(0);
     }
     const person: Payload[] = [];
-    while (Date.now() - started < OBSERVE_MS) {
+    while (clock.now() - started < OBSERVE_MS) {
       const n = person.length;
-      const to = Date.now() - n * 86_400_000;
-      const response = await fetch(h.url, {
+      const to = clock.now() - n * 86_400_000;
+      const response = await h.fetch(h.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify({ query: PERSON, variables: { offset: 100 + n * 10, from: new Date(to - 86_400_000).toISOString(), to: new Date(to).toISOString() } }),
       });
       person.push((await response.json()) as Payload);
-      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      await clock.pass(10_000);
     }
     for (const stop of stops) stop();
     const stats = h.simulator.stats();
@@ -82,7 +89,8 @@ describe('live tiles are background work (documented limits, gateway defaults)',
     // The periods the tiles were told once all were open (the last payloads): stretched from 5 s.
     const stated = Math.max(...firsts.slice(-10).map((p) => p.extensions!.live!.pollSeconds));
     expect(stated).toBeGreaterThan(5);
-    // Each polled read: at least two polls, none further apart than the stated period (+ 3 s).
+    expect(person).toHaveLength(OBSERVE_MS / 10_000);
+    // Each polled read: at least its first run and four polls, none further apart than the stated period (+ 3 s).
     const polls = new Map<string, number[]>();
     for (const request of stats.requests) {
       if (request.route !== 'search' && request.route !== 'minimal') continue;
@@ -95,7 +103,17 @@ describe('live tiles are background work (documented limits, gateway defaults)',
       expect(at.length, url).toBeGreaterThanOrEqual(Math.floor(OBSERVE_MS / 40_000) + 1);
       for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!, url).toBeLessThanOrEqual((stated + 3) * 1000);
     }
-    // Background work stayed within its share: in any window at most half of each budget.
+    // Background work stayed within its share: in any window the polls (after the tiles' first
+    // runs, which are the viewers') took at most half of each budget (paginated 50, other 500).
+    const byWindow = new Map<string, number>();
+    for (const [url, at] of polls) {
+      const category = url.includes('/minimal') ? 'other' : 'paginated';
+      for (const t of at.slice(1)) {
+        const key = `${category} ${Math.floor(t / 60_000)}`;
+        byWindow.set(key, (byWindow.get(key) ?? 0) + 1);
+      }
+    }
+    for (const [key, n] of byWindow) expect(n, key).toBeLessThanOrEqual(key.startsWith('other') ? 250 : 25);
     const client1 = stats.byTenant.client_1!;
     console.info(`50 live tiles over ${OBSERVE_MS / 1000} s: stated period ${stated} s, ${person.length} person pages, calls paginated ${client1.paginated.calls}, other ${client1.other.calls}`);
   });

@@ -40,7 +40,7 @@ async function documentedStack(clock = testClock()) {
 }
 
 async function post(h: Harness, query: string, variables: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const response = await fetch(h.url, {
+  const response = await h.fetch(h.endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
     body: JSON.stringify({ query, variables }),
@@ -157,7 +157,7 @@ describe('rate limits of the upstream (documented limits, gateway defaults)', ()
   it('judges a batched request as a whole: over MAX_UPSTREAM_CALLS together, or over what the window has left together', async () => {
     const { h, clock } = await documentedStack();
     const batch = async (windows: { from: string; to: string }[]) => {
-      const response = await fetch(h.url, {
+      const response = await h.fetch(h.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
         body: JSON.stringify(windows.map((w) => ({ query: DASHBOARD, variables: { tenant: 'client_1', after: null, ...w } }))),

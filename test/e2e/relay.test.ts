@@ -69,7 +69,7 @@ function environment(method: 'POST' | 'GET' = 'POST'): IEnvironment {
       url.searchParams.set('variables', JSON.stringify(variables));
       response = await fetch(url, { headers: { accept } });
     } else {
-      response = await fetch(h.url, {
+      response = await h.fetch(h.endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept },
         body: JSON.stringify({ query: params.text, operationName: params.name, variables }),

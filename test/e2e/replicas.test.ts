@@ -247,19 +247,21 @@ describe.skipIf(missing !== '')('three gateway replicas behind nginx, sharing on
       expect(outcome).toEqual({ first: { search: 1 }, second: {} });
     }, 60_000);
 
-    it('(f2) Redis hanging for 2 s under a 20-client load through nginx: no request fails, none waits long', async () => {
+    it('(f2) Redis hanging for 3 s under a 20-client load through nginx: no request fails, none waits long', async () => {
       await simConfig({ latencyMs: 10 });
       try {
-        const run = lookupLoad(4_000, 11);
+        const run = lookupLoad(5_000, 11);
         await sleep(1_000);
         redis!.pause();
-        await sleep(2_000);
+        await sleep(3_000);
         redis!.resume();
         const result = await run;
         expect(result.failures.slice(0, 5), stderrOf(replicas)).toEqual([]);
         expect(result.requests).toBeGreaterThan(100);
-        // A hanging Redis costs a read at most REDIS_TIMEOUT_MS (250 ms) before the replica stops asking it for a while.
-        expect(result.slowestMs).toBeLessThan(1_500);
+        // A hanging Redis costs a read at most REDIS_TIMEOUT_MS (250 ms) before the replica stops asking
+        // it for a while; a request that waited for Redis would take the whole 3 s. The bound leaves
+        // room for a loaded machine.
+        expect(result.slowestMs).toBeLessThan(2_200);
       } finally {
         redis!.resume();
         await simConfig({ latencyMs: 0 });

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { globalIdOf } from '../../src/schema/global-id.js';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+import { testClock } from '../support/test-clock.js';
 
 const STATS = { 'x-upstream-stats': '1' };
 /** A dashboard: a page of 10, each with its applications and a day of availability that is over. */
@@ -38,7 +39,7 @@ describe('the response cache at its defaults', () => {
     // A differently shaped query over the same records shares the entries.
     const other = await h.query('{ tenant(id: "client_1") { resources(first: 10) { nodes { ipAddress applications { name } } } } }', undefined, STATS);
     expect(upstreamOf(other)).toMatchObject({ totalCalls: 0, cacheHits: 11 });
-    const metrics = await (await fetch(h.url.replace(/\/graphql$/, '/metrics'))).text();
+    const metrics = await (await h.fetch(h.endpoint.replace(/\/graphql$/, '/metrics'))).text();
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="search",result="miss"\} 1$/m);
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="search",result="hit"\} 2$/m);
     expect(metrics).toMatch(/^upstream_cache_reads_total\{route="applications",result="hit"\} 20$/m);
@@ -132,13 +133,14 @@ describe('the response cache at its defaults', () => {
   });
 
   it('renders a dashboard read earlier from stale entries while the upstream is down, and says which data and how old', async () => {
-    // Short times instead of waiting out the defaults (5 s + 10 s; their values are tested above).
+    // The default TTL and stale-while-revalidate window (5 s + 10 s), passed on a test clock.
     // One retry: the default ten, with backoff, would take seconds to give up on a down upstream.
-    h = await startHarness({ env: { CACHE_TTL_SEARCH_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1', UPSTREAM_RETRIES: '1' } });
+    const clock = testClock(Date.UTC(2026, 10, 26, 12, 0, 0));
+    h = await startHarness({ env: { UPSTREAM_RETRIES: '1' }, clock: clock.now });
     const fresh = await h.query(DASHBOARD);
     expect(fresh.errors).toBeUndefined();
     // Past the search's TTL and its stale-while-revalidate window: only an outage serves it now.
-    await sleep(2_500);
+    clock.advance(16_000);
     h.simulator.configure({ failureRate: 1, failureKinds: ['503'] });
     const during = await h.query(DASHBOARD);
     expect(during.errors).toBeUndefined();
@@ -152,7 +154,7 @@ describe('the response cache at its defaults', () => {
       }],
     });
     const age = (during.extensions!.stale as { maxAgeSeconds: number }).maxAgeSeconds;
-    expect(age).toBeGreaterThanOrEqual(2);
+    expect(age).toBeGreaterThanOrEqual(16);
     expect(age).toBeLessThan(30);
     // The upstream back: fresh again, and no flag.
     h.simulator.configure({ failureRate: 0 });

@@ -88,6 +88,7 @@ describe('SIGTERM to npm start', () => {
     expect((await checker.request({ path: '/readyz', method: 'GET' }).then(async (r) => (await r.body.dump(), r.statusCode)))).toBe(200);
 
     const agent = new Agent({ connections: 20, keepAliveTimeout: 30_000 });
+    const searchesBefore = sim.stats().calls.search ?? 0;
     let stop = false;
     let sigtermAt = Infinity;
     const requests: { startedAt: number; endedAt?: number; ok?: boolean; connection?: string; error?: string }[] = [];
@@ -105,13 +106,17 @@ describe('SIGTERM to npm start', () => {
       }
       r.endedAt = performance.now();
     });
-    await sleep(2_500);
-    // The load generator stops issuing before the signal, so that every request counted as
-    // in flight was sent before SIGTERM (a request written at the instant a connection closes
-    // is a race no server can win).
+    // The signal comes at a moment when at least 15 requests are in flight and the gateway has
+    // begun every request sent so far (each starts with one search upstream): a request still on
+    // its way when the connection closes is a race no server can win, and on a loaded machine a
+    // fixed pause does not say the gateway has read it. The load generator starts none after it.
+    const searches = () => (sim.stats().calls.search ?? 0) - searchesBefore;
+    await sleep(1_000);
+    const chosenBy = performance.now() + 15_000;
+    const open = () => requests.filter((r) => r.endedAt === undefined);
+    while (performance.now() < chosenBy && !(open().length >= 15 && searches() >= requests.length)) await sleep(5);
     stop = true;
-    await sleep(20);
-    const inFlight = requests.filter((r) => r.endedAt === undefined).length;
+    const inFlight = open().length;
     p.child.kill('SIGTERM'); // to npm, as a process manager does
     sigtermAt = performance.now();
 

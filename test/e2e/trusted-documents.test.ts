@@ -27,12 +27,12 @@ afterAll(() => h.close());
 beforeEach(() => h.resetCounts());
 
 async function post(body: Record<string, unknown>) {
-  const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify(body) });
+  const response = await h.fetch(h.endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as any };
 }
 async function get(params: Record<string, unknown>) {
   const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  const response = await fetch(`${h.url}?${query}`, { headers: { accept: 'application/graphql-response+json, application/json' } });
+  const response = await h.fetch(`${h.endpoint}?${query}`, { headers: { accept: 'application/graphql-response+json, application/json' } });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -90,7 +90,7 @@ describe('TRUSTED_DOCUMENTS', () => {
       variables: { tenant: 'client_1', first: 100, from: new Date(Date.now() - (day + 1) * 86_400_000).toISOString(), to: new Date(Date.now() - day * 86_400_000).toISOString() },
     });
     // Three pages of 201 calls each: each under the limit (575), not together.
-    const response = await fetch(h.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify([page(1), page(2), page(3)]) });
+    const response = await h.fetch(h.endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' }, body: JSON.stringify([page(1), page(2), page(3)]) });
     const answers = (await response.json()) as { errors?: { extensions: Record<string, unknown> }[] }[];
     expect(answers.map((a) => a.errors?.[0]?.extensions)).toEqual(Array(3).fill(expect.objectContaining({ code: 'OPERATION_TOO_EXPENSIVE', estimate: 603, limit: 575 })));
     expect(h.simulator.stats().totalCalls).toBe(0);

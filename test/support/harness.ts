@@ -1,6 +1,9 @@
 /**
  * A real stack for tests: the simulator as an HTTP server, the real undici client, and the
- * gateway listening on a real port. Everything binds to 127.0.0.1 on port 0.
+ * gateway. Tests reach the gateway in process (`query`, `execute`, `fetch` on `endpoint`: its own
+ * fetch handler, the same Yoga pipeline without a socket) unless the HTTP server is what they
+ * test: for those it also listens on `url` (127.0.0.1, port 0): raw sockets, WebSocket, SSE
+ * clients over HTTP, other client libraries, browsers.
  */
 import http from 'node:http';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -16,6 +19,7 @@ import { capturedLogLines } from './log-capture.js';
 import type { GatewayMetrics } from '../../src/observability/metrics.js';
 import { createTracing, type Tracing } from '../../src/observability/tracing.js';
 import type { LiveQueries } from '../../src/server/live-query.js';
+import type { Timers } from '../../src/core/timers.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   data?: T | null;
@@ -28,7 +32,12 @@ export interface Harness {
   gateway: Gateway;
   config: GatewayConfig;
   client: UpstreamClient;
+  /** The gateway on a real port. */
   url: string;
+  /** The in-process address of /graphql, for `fetch` (no port). */
+  endpoint: string;
+  /** The gateway's own fetch handler: a request to `endpoint` (or any path beside it) answered in process, no socket. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   logs: string[];
   metrics: GatewayMetrics | null;
   /** Set when the env names an OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT...). */
@@ -57,6 +66,8 @@ export interface HarnessOptions {
   upstreamUrl?: string;
   /** Epoch milliseconds of both the simulator and the gateway (rate-limit windows, cache ages): tests move it. */
   clock?: () => number;
+  /** Timers on that clock for the gateway's background work (live polls): test-clock.ts's. */
+  timers?: Timers;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -72,25 +83,29 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     capturedLogLines.push(line);
   });
   const tracing = createTracing(options.env ?? {});
-  const assembled = await assembleGateway({ config, baseUrl, logger, tracing, wallClock: options.clock });
+  const assembled = await assembleGateway({ config, baseUrl, logger, tracing, wallClock: options.clock, timers: options.timers });
   const { gateway, client, metrics } = assembled;
   const server = http.createServer(gateway);
   assembled.serveWebSocket(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  const endpoint = 'http://gateway.in-process/graphql';
+  const inProcess: Harness['fetch'] = async (input, init) => (input instanceof Request ? gateway.fetch(input) : gateway.fetch(String(input), init ?? {}));
   const harness: Harness = {
     simulator,
     gateway,
     config,
     client,
     url,
+    endpoint,
+    fetch: inProcess,
     logs,
     metrics,
     tracing,
     live: assembled.live,
     endLiveOperations: assembled.endLiveOperations,
     async query(query, variables, headers = {}) {
-      const response = await fetch(url, {
+      const response = await inProcess(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
         body: JSON.stringify({ query, variables }),

@@ -12,16 +12,9 @@ import { assembleGateway, type AssembledGateway } from '../../src/server/assembl
 import { startSimulator, type Simulator } from '../../src/simulator/app.js';
 import { capturedLogLines } from './log-capture.js';
 
-/** Epoch milliseconds that only move when told. */
-export interface TestClock {
-  now(): number;
-  advance(ms: number): void;
-}
+import type { TestClock } from './test-clock.js';
 
-export function testClock(start: number): TestClock {
-  let now = start;
-  return { now: () => now, advance: (ms) => { now += ms; } };
-}
+export { testClock, type TestClock } from './test-clock.js';
 
 export interface InProcessFleet {
   simulator: Simulator;

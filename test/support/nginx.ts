@@ -100,7 +100,7 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
 
   try {
     await waitFor('nginx to listen', async () => ((await canConnect(port)) ? true : undefined), {
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
       gaveUp: () => (master.running ? undefined : 'exited'),
     });
   } catch {

@@ -121,7 +121,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     const output = () => `${before}${proc.output().stdout}${proc.output().stderr}`;
     void proc.exited.then(() => { log = output(); if (server === proc) server = null; });
     await waitFor('redis-server to answer PING', async () => ((await respCommand(port, ['PING'], 500)) === 'PONG' ? true : undefined), {
-      timeoutMs: 10_000,
+      timeoutMs: 30_000,
       gaveUp: () => (server !== proc ? `exited at start: ${output().trim().slice(-500)}` : undefined),
     });
   }

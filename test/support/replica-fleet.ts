@@ -72,7 +72,7 @@ export async function startFleet(): Promise<Fleet> {
   let redis: RedisServer;
   try {
     simUrl = await waitFor('the simulator to listen', async () => /listening on (http:\/\/\S+)/.exec(simulator.output().stdout)?.[1], {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
       intervalMs: 20,
       gaveUp: () => (simulator.running ? undefined : `exited with ${simulator.child.exitCode}: ${simOutput()}`),
     });
