@@ -34,8 +34,7 @@ import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-poll
 import { oneRateLimitRefusal } from './rate-limits.js';
 import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 import type { UpstreamRead } from '../upstream/session.js';
-import type { AdmissionController, Refusal } from './admission.js';
-import { overloaded } from './admission.js';
+import { overloaded, type AdmissionController, type Refusal } from './admission.js';
 import { clientSignalOf } from './client-signal.js';
 import { staleReport } from './stale-data.js';
 import { liveStream } from './live-payloads.js';
