@@ -7,10 +7,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { rateLimitFromEnv, startSimulator, type Simulator } from '../simulator/app.js';
-import { assembleGateway } from './assemble.js';
-import { createHttpServer } from './http-server.js';
-import { createTracing, type Tracing } from '../observability/tracing.js';
+import type { Simulator } from '../simulator/app.js';
+import type { Tracing } from '../observability/tracing.js';
 
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
 const IDLE_LINGER_MS = 1_000;
@@ -19,6 +17,9 @@ let config: GatewayConfig;
 let tracing: Tracing | null;
 try {
   config = loadConfig();
+  // The gateway's modules (Yoga, Pothos, OpenTelemetry) load only once the settings are valid:
+  // a bad setting exits in a fraction of the time.
+  const { createTracing } = await import('../observability/tracing.js');
   tracing = createTracing(process.env);
 } catch (error) {
   if (error instanceof ConfigError) {
@@ -36,6 +37,9 @@ logger.addSecret(config.clientSecret);
 process.on('unhandledRejection', (reason) => {
   logger.error('unhandled promise rejection', { error: reason });
 });
+const [{ rateLimitFromEnv, startSimulator }, { assembleGateway }, { createHttpServer }] = await Promise.all([
+  import('../simulator/app.js'), import('./assemble.js'), import('./http-server.js'),
+]);
 let simulator: Simulator | null = null;
 let baseUrl = config.inventoryApiUrl;
 if (baseUrl === null) {
