@@ -6,8 +6,9 @@
  *
  * - the plain client (bench/own-cost-plain.ts): undici, the gateway's exact upstream calls, the
  *   same answer built and serialized by hand;
- * - the gateway: `src/server/main.ts` at its defaults (metrics on, the access log at info on a
- *   pipe this process drains and counts) but CACHE=false;
+ * - the gateway: its production start (`npm run build`, then `node dist/server/main.js`, NODE_ENV=production)
+ *   at its defaults (metrics on, the access log at info on a pipe this process drains and counts)
+ *   but CACHE=false;
  * - Apollo Server 5 + @apollo/datasource-rest (bench/own-cost-apollo.ts), the same schema shape.
  *
  * For each latency and workload, the contenders take turns in --slices slices of
@@ -17,9 +18,11 @@
  * slices, divided by the requests it answered. Before measuring, the bench checks that the three
  * answers are equal and that the plain client asks the upstream for exactly the gateway's paths.
  *
- * Options: --latencies=0,20 --workloads=a,b,c --seconds=6 --slices=3 --connections=10
+ * All three run with NODE_ENV=production.
+ *
+ * Options: --latencies=0,20 --workloads=a,b,c --seconds=6 --slices=3 --connections=10 --build=false
  */
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +37,10 @@ const ONLY = (args.get('workloads') ?? 'a,b,c').split(',');
 const SECONDS = Number(args.get('seconds') ?? 6);
 const SLICES = Number(args.get('slices') ?? 3);
 const CONNECTIONS = Number(args.get('connections') ?? 10);
+/** Every contender runs as in production: graphql-js's checks meant for development are off there. */
+const PRODUCTION = { NODE_ENV: 'production' };
+/** --build=false: use the dist/ already built (npm run build) rather than building it first. */
+const BUILD = args.get('build') !== 'false';
 /** Linux's clock ticks per second for /proc/<pid>/stat (getconf CLK_TCK). */
 const CLK_TCK = 100;
 
@@ -56,7 +63,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 
 /** A child started with `node --import tsx <script>`; resolves on the first stdout line matching `ready`. */
 async function start(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; url: string; lines: () => number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const argv = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  const child = spawn(process.execPath, argv, { env: { ...process.env, ...PRODUCTION, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let lines = 0;
   let partial = '';
@@ -112,9 +120,11 @@ async function main() {
   const ids = devices.results.map((r) => r.id);
   const all: Workload[] = workloads(ids).filter((w) => ONLY.includes(w.name));
 
-  const gateway = await start('src/server/main.ts', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1' }, /ready at (http:\/\/\S+)/);
+  // The gateway as the README's production start runs it: compiled (no TypeScript loader), NODE_ENV=production.
+  if (BUILD) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1' }, /ready at (http:\/\/\S+)/);
   const apollo = await start('bench/own-cost-apollo.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
-  const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });
+  const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...PRODUCTION, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });
   children.push(plainChild);
   await new Promise((resolve) => plainChild.once('message', resolve));
   const ask = <T>(order: object) => new Promise<T>((resolve) => {
