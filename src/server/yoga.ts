@@ -166,32 +166,6 @@ function sessionEndPlugin(): Plugin {
 }
 
 /**
- * useDeferStream, its validation rules added without redoing its work per request. Its onValidate
- * (plugin-defer-stream 3.x) filters the rule list by each rule's name, which a function's name
- * getter makes a visible part of a small query's CPU, and assigns the result to `params.rules`,
- * which envelop does not read back (it validates with the list that addValidationRule extends):
- * what it does in effect is add the same four rules each time. Those are taken from it once, on
- * its first validation, and added on every validation after, as it would.
- */
-function deferStreamPlugin(): ReturnType<typeof useDeferStream> {
-  const plugin = useDeferStream();
-  const onValidate = plugin.onValidate!;
-  type Rule = Parameters<Parameters<typeof onValidate>[0]['addValidationRule']>[0];
-  let added: Rule[] | null = null;
-  return {
-    ...plugin,
-    onValidate(payload) {
-      if (added === null) {
-        const rules: Rule[] = [];
-        onValidate({ ...payload, params: { ...payload.params, rules: [...(payload.params.rules ?? [])] }, addValidationRule: (rule) => rules.push(rule) });
-        added = rules;
-      }
-      for (const rule of added) payload.addValidationRule(rule);
-    },
-  };
-}
-
-/**
  * /healthz: the process is up (answered here, before any admission or upstream work).
  * /readyz: not draining, the upstream answers and, with client credentials, a token can be had.
  */
@@ -278,7 +252,7 @@ export function createGateway({
       healthPlugin(client, logger, lifecycle),
       sessionEndPlugin(),
       // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
-      deferStreamPlugin(),
+      useDeferStream(),
       bodyLimitPlugin(config.limits.maxBodyBytes),
       // TRUSTED_DOCUMENTS: only the manifest's operations, by hash, refused before parsing.
       ...(config.trustedDocuments ? [trustedDocumentsPlugin(config.trustedDocuments)] : []),
