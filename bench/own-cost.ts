@@ -21,6 +21,7 @@
  * All three run with NODE_ENV=production.
  *
  * Options: --latencies=0,20 --workloads=a,b,c --seconds=6 --slices=3 --connections=10 --build=false
+ *   --gateway-env=LOG_LEVEL=warn (settings for the gateway, comma-separated)
  */
 import { execFileSync, spawn, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,6 +40,8 @@ const SLICES = Number(args.get('slices') ?? 3);
 const CONNECTIONS = Number(args.get('connections') ?? 10);
 /** Every contender runs as in production: graphql-js's checks meant for development are off there. */
 const PRODUCTION = { NODE_ENV: 'production' };
+/** --gateway-env=LOG_LEVEL=warn,...: settings for the gateway on top of the table's (e.g. to see what the access log costs). */
+const GATEWAY_ENV = Object.fromEntries((args.get('gateway-env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 /** --build=false: use the dist/ already built (npm run build) rather than building it first. */
 const BUILD = args.get('build') !== 'false';
 /** Linux's clock ticks per second for /proc/<pid>/stat (getconf CLK_TCK). */
@@ -122,7 +125,7 @@ async function main() {
 
   // The gateway as the README's production start runs it: compiled (no TypeScript loader), NODE_ENV=production.
   if (BUILD) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1' }, /ready at (http:\/\/\S+)/);
+  const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1', ...GATEWAY_ENV }, /ready at (http:\/\/\S+)/);
   const apollo = await start('bench/own-cost-apollo.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
   const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...PRODUCTION, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });
   children.push(plainChild);
@@ -213,6 +216,13 @@ async function main() {
 
   await gatewayPool.close();
   await apolloPool.close();
+  // The gateway drains and exits on SIGTERM (so that, e.g., NODE_OPTIONS=--cpu-prof in
+  // --gateway-env writes its profile); the rest end with this process.
+  await new Promise((resolve) => {
+    gateway.child.once('exit', resolve);
+    gateway.child.kill('SIGTERM');
+    setTimeout(resolve, 15_000).unref();
+  });
 }
 
 await main();
