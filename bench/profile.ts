@@ -12,7 +12,8 @@
  * Options: --scenario=a (a, b or c) --latency=0 --requests=3000 --connections=4 --rounds=3
  *   --warmup=1000 --profile=true --heap=false (allocation sampling) --ideal=false (also the ideal
  *   client's CPU per operation, in this process) --top=30 --cache=true (false: CACHE=false, the
- *   gateway's own cost); --analyse=<file.cpuprofile> prints the tables of a saved profile
+ *   gateway's own cost) --upstream=memory (bench/memory-upstream.ts: answers rendered once, then
+ *   from memory); --analyse=<file.cpuprofile> prints the tables of a saved profile
  *
  * Allocation per request: one more run under v8.GCProfiler, whose every GC reports the heap used
  * before and after it; what was allocated is what each GC found minus what the previous one left.
@@ -177,6 +178,7 @@ async function main() {
   const HEAP = args.get('heap') === 'true';
   const IDEAL = args.get('ideal') === 'true';
   const CACHE = args.get('cache') ?? 'true';
+  const MEMORY = args.get('upstream') === 'memory';
 
   // The gateway modules are loaded here, not by the load generator.
   const { loadConfig } = await import('../src/config.js');
@@ -184,7 +186,7 @@ async function main() {
   const { assembleGateway } = await import('../src/server/assemble.js');
   const { scenarios } = await import('./scenarios.js');
 
-  const sim = await startSimulatorProcess();
+  const sim = await startSimulatorProcess({ memory: MEMORY });
   const load = await startLoadGenerator();
   // As bench/run.ts main(): the product's defaults, metrics on, tracing off.
   const config = loadConfig({ INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', UPSTREAM_MAX_IN_FLIGHT_PER_OPERATION: '16', CACHE: CACHE });
@@ -198,7 +200,10 @@ async function main() {
   const page = (await (await fetch(`${sim.url}/api/v2/tenants/client_1/resources/search?pageSize=20&queryString=type:DEVICE`)).json()) as { results: { id: string }[] };
   const scenario = scenarios(page.results.map((r) => r.id)).find((s) => s.name === SCENARIO);
   if (!scenario) throw new Error(`no scenario ${SCENARIO}`);
-  const body = JSON.stringify({ query: scenario.query });
+  // With the memory upstream, the own-cost table's query of that name (bench/own-cost-workloads.ts: the default order's 136 KB page).
+  const { workloads } = await import('./own-cost-workloads.js');
+  const query = MEMORY ? workloads(page.results.map((r) => r.id)).find((w) => w.name === SCENARIO)!.query : scenario.query;
+  const body = JSON.stringify({ query });
   const check = (r: LoadResult) => {
     if (r.non2xx || r.errors) throw new Error(`load: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   };

@@ -23,8 +23,18 @@ export function callerKey(ctx: { request?: Request; req?: IncomingMessage }): st
  * shares), so an HMAC of callerKey under the cache's secret, like the cache scope.
  */
 export function budgetCaller(key: string, secret: string): string {
-  return createHmac('sha256', secret).update(key).digest('base64url').slice(0, 16);
+  const known = `${secret}\0${key}`;
+  let caller = budgetCallers.get(known);
+  if (caller === undefined) {
+    caller = createHmac('sha256', secret).update(key).digest('base64url').slice(0, 16);
+    if (budgetCallers.size >= BUDGET_CALLERS_MAX) budgetCallers.clear();
+    budgetCallers.set(known, caller);
+  }
+  return caller;
 }
+/** HMACs already made (one per request otherwise, for the same few callers); emptied when full. */
+const budgetCallers = new Map<string, string>();
+const BUDGET_CALLERS_MAX = 10_000;
 
 /**
  * The scope of a caller's entries: in passthrough an HMAC of the credential (never the
