@@ -63,7 +63,7 @@ function startBuilt(env: Record<string, string>): GatewayProcess & { listens(): 
   return { ...watchGatewayProcess(child), listens };
 }
 
-/** The packages the modules reachable from dist/server/main.js import, statically or through import('…') (main.ts loads the gateway's modules so once its settings are valid). */
+/** The packages the modules reachable from dist/server/main.js import, statically or through import('…') (main.ts loads the gateway's modules only once its settings are valid). */
 async function packagesImportedFrom(entry: string): Promise<Set<string>> {
   const packages = new Set<string>();
   const seen = new Set<string>();
