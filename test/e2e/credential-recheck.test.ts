@@ -9,11 +9,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, upstreamCalls, type GraphQLResponse, type Harness } from '../support/harness.js';
+import { testClock, type TestClock } from '../support/test-clock.js';
 
 
 const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
 const RECHECK_S = 1;
 const PASSTHROUGH = { INVENTORY_AUTH_MODE: 'passthrough', CACHE_CREDENTIAL_RECHECK_S: String(RECHECK_S) };
+/** Passthrough with the recheck period at its default (10 s), for promises that must hold there. */
+const PASSTHROUGH_AT_DEFAULTS = { INVENTORY_AUTH_MODE: 'passthrough' };
+const DEFAULT_RECHECK_MS = loadConfig({}).cache!.credentialRecheckMs;
 
 let stacks: Harness[] = [];
 let redis: RedisServer | undefined;
@@ -24,8 +28,9 @@ afterEach(async () => {
   redis = undefined;
 });
 
-async function stack(env: Record<string, string> = {}, upstreamUrl?: string): Promise<Harness> {
-  const h = await startHarness({ simulator: AUTH_ON, env: { ...PASSTHROUGH, ...env }, upstreamUrl });
+async function stack(env: Record<string, string> = {}, upstreamUrl?: string, options: { recheck?: 'default'; clock?: TestClock } = {}): Promise<Harness> {
+  const auth = options.recheck === 'default' ? PASSTHROUGH_AT_DEFAULTS : PASSTHROUGH;
+  const h = await startHarness({ simulator: AUTH_ON, env: { ...auth, ...env }, upstreamUrl, ...(options.clock ? { clock: options.clock.now } : {}) });
   stacks.push(h);
   return h;
 }
@@ -262,23 +267,26 @@ describe('passthrough, one gateway', () => {
 describe.skipIf(!hasRedis)('passthrough, two gateways sharing Redis', () => {
   it('a refusal seen by one replica reaches the other at once; entries of the scope are gone from Redis', async () => {
     redis = await startRedisServer();
-    // 4 s: replica b's reads (which a loaded machine may stretch over seconds) fit in a's proof.
-    const env = { REDIS_URL: redis.url, CACHE_CREDENTIAL_RECHECK_S: '4' };
-    const a = await stack(env);
-    const b = await stack(env, a.simulator.url);
+    // At the default recheck period (10 s), on one test clock shared by both replicas: replica b
+    // proves the credential 1.2 s after replica a, so when a's proof is over b's still holds, and
+    // b's entries are fresh (or, for the 5 s lists, within stale-while-revalidate) without the refusal.
+    const clock = testClock(Date.now());
+    const env = { REDIS_URL: redis.url };
+    const a = await stack(env, undefined, { recheck: 'default', clock });
+    const b = await stack(env, a.simulator.url, { recheck: 'default', clock });
     const token = await simulatorToken(a.simulator.url);
     const queries = await queriesFor(a, token);
     expectAnswered(await runAll(a, queries, token));
     // Every 2xx is a proof: replica a's last one is now.
-    const filledAt = performance.now();
-    await sleep(1_200);
+    const filledAt = clock.now();
+    clock.advance(1_200);
     // The other replica answers from Redis: one call proves the credential there.
     a.simulator.resetStats();
     expectAnswered(await runAll(b, queries, token));
     expect(a.simulator.stats().totalCalls).toBe(1);
     a.simulator.expireTokens();
-    await sleep(Math.max(0, 4_050 - (performance.now() - filledAt)));
-    // Replica a's proof is over: refused. Replica b proved less than 4 s ago, yet is refused too.
+    clock.advance(filledAt + DEFAULT_RECHECK_MS + 50 - clock.now());
+    // Replica a's proof is over: refused. Replica b proved 8.85 s ago, yet is refused too.
     expectRefused(await runAll(a, queries, token));
     expectRefused(await runAll(b, queries, token));
     // No entry of the scope is reachable in Redis: each carries a credential generation that is no longer current.
