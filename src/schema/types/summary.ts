@@ -1,10 +1,10 @@
 /** Tenant.resourceSummary: counts for dashboard tiles, counted from the records of a few list reads (src/domain/summary.ts). */
-import { Kind, type GraphQLResolveInfo } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from '../../datasource/shapes.js';
 import type { SummarySelection } from '../../domain/summary.js';
 import { builder } from '../builder.js';
-import { DocumentWalk } from '../document-walk.js';
 import { filterWithInventoryId } from '../global-id.js';
+import { subFieldNames } from '../selection.js';
 import { ResourceStateEnum } from './enums.js';
 import { ResourceFilterInput } from './filters.js';
 import { ResourceTypeRef } from './resource-type.js';
@@ -12,8 +12,7 @@ import { TenantRef } from './tenant.js';
 
 /** Which counts the summary's selection asks for (through fragments, as the cost estimate reads them): only those are read. */
 function selectedCounts(info: GraphQLResolveInfo): SummarySelection {
-  const walk = new DocumentWalk({ kind: Kind.DOCUMENT, definitions: Object.values(info.fragments) });
-  const names = new Set(info.fieldNodes.flatMap((node) => walk.fields(node.selectionSet).map((f) => f.field.name.value)));
+  const names = new Set(subFieldNames(info));
   return { total: names.has('total'), byState: names.has('byState'), byResourceType: names.has('byResourceType') };
 }
 
