@@ -22,7 +22,7 @@ import type { UpstreamSession } from '../upstream/client.js';
 import type { OperationStats } from '../core/operation-stats.js';
 import type { NodeKey } from '../core/node-key.js';
 import { ListReads } from './lists.js';
-import { NotFoundPolicy, unknownTenant } from './not-found.js';
+import { known, NotFoundPolicy } from './not-found.js';
 import { ResourceReads } from './resource-reads.js';
 import { SummaryReads } from './summary.js';
 import { updateResource, type UpdatePayload } from './update.js';
@@ -43,12 +43,9 @@ export class InventoryDataSource {
     this.summaries = new SummaryReads({
       session,
       // The counts are non-null: an unknown tenant reported by another field is still an error here.
-      read: async (tenantId, work) => {
-        const result = await notFound.list(tenantId, work);
-        if (result === null) throw unknownTenant(tenantId);
-        return result;
-      },
-      resourceTypes: (tenantId) => this.lists.resourceTypes(tenantId),
+      read: async (tenantId, work) => known(tenantId, await notFound.list(tenantId, work)),
+      // Already read under the 404 policy by the lists (once per operation).
+      resourceTypes: async (tenantId) => known(tenantId, await this.lists.resourceTypes(tenantId)),
       maxPageSize: config.maxPageSize,
     });
   }

@@ -110,7 +110,8 @@ function byName(a: ResourceView, b: ResourceView): number {
   return collator.compare(key(a), key(b)) || collator.compare(a.id, b.id);
 }
 
-function pageOrThrow<T>(raw: unknown, map: (item: unknown) => T | null, what: string): Page<T> {
+/** A page of the upstream's paged answers, or UPSTREAM_BAD_RESPONSE naming what it was. */
+export function pageOrThrow<T>(raw: unknown, map: (item: unknown) => T | null, what: string): Page<T> {
   const page = toPage(raw, map);
   if (!page) throw unexpectedShape(what);
   return page;

@@ -10,6 +10,12 @@ import { UpstreamNotFound } from '../upstream/errors.js';
 /** The one error for a tenant the upstream does not know. */
 export const unknownTenant = (tenantId: string) => gatewayError('NOT_FOUND', `Tenant '${tenantId}' was not found`, { tenantId });
 
+/** A tenant's list where null (the tenant is unknown) must still be an error: the counts of a summary. */
+export function known<T>(tenantId: string, list: T | null): T {
+  if (list === null) throw unknownTenant(tenantId);
+  return list;
+}
+
 export class NotFoundPolicy {
   /** Tenants the upstream does not know: reported once per operation, never asked again. */
   private readonly unknownTenants = new Set<string>();

@@ -4,7 +4,7 @@
  * take, the search; counted locally. A read shared by the fields and aliases of an operation is
  * made once; the response cache shares it between operations.
  */
-import { toPage, type ResourceType } from '../domain/records.js';
+import type { ResourceType } from '../domain/records.js';
 import {
   addTallies, emptyTally, planSummary, SUMMARY_STATES, tallyListing, tallySearchRecords, typeKey,
   type ListingState, type SummarySelection, type Tally,
@@ -13,13 +13,15 @@ import type { UpstreamSession } from '../upstream/client.js';
 import { unexpectedShape } from '../upstream/errors.js';
 import type { CheckedResourceFilter } from '../domain/input.js';
 import { resourceQueryString } from '../upstream/query-string.js';
+import { pageOrThrow } from './lists.js';
 import type { ResourceSummaryShape, ResourceTypeCount, StateCount } from './shapes.js';
 
 export interface SummaryReadsDeps {
   session: UpstreamSession;
   /** A list read under the data source's 404 policy: an unknown tenant is its NOT_FOUND error. */
   read<T>(tenantId: string, work: () => Promise<T | null>): Promise<T>;
-  resourceTypes(tenantId: string): Promise<ResourceType[] | null>;
+  /** The tenant's resource types (read under the same policy by the lists): an unknown tenant is its NOT_FOUND error. */
+  resourceTypes(tenantId: string): Promise<ResourceType[]>;
   maxPageSize: number;
 }
 
@@ -58,9 +60,7 @@ export class SummaryReads {
     return this.once([tenantId, 'search', read, queryString ?? ''], async () => {
       const page = async (pageNo: number) => {
         const raw = await this.deps.read(tenantId, () => this.deps.session.search(tenantId, { pageNo, pageSize, queryString }));
-        const parsed = toPage(raw, (item) => item);
-        if (!parsed) throw unexpectedShape('the resource search');
-        return parsed;
+        return pageOrThrow(raw, (item) => item, 'the resource search');
       };
       const first = await page(1);
       const tally = emptyTally();
@@ -100,7 +100,7 @@ export class SummaryReads {
 
   /** Every resource type of the tenant, ordered by path, with the records that name it (0 for none). */
   async byResourceType(summary: ResourceSummaryShape): Promise<ResourceTypeCount[]> {
-    const [types, tally] = await Promise.all([this.deps.read(summary.tenantId, () => this.deps.resourceTypes(summary.tenantId)), this.counts(summary)]);
+    const [types, tally] = await Promise.all([this.deps.resourceTypes(summary.tenantId), this.counts(summary)]);
     return types.map((resourceType) => ({ resourceType, count: tally.byType.get(typeKey(resourceType.name)) ?? 0 }));
   }
 }
