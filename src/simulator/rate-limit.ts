@@ -11,6 +11,7 @@
  *
  * The clock is injected (startSimulator's `now`), so tests move time across a boundary without sleeping.
  */
+import { ROUTES } from '../core/routes.js';
 import type { Route } from './routes.js';
 import { RATE_CATEGORIES, type RateCategory, type RateLimitSettings, type SimulatorSettings } from './settings.js';
 
@@ -87,15 +88,19 @@ export function createRateLimits({ settings, now = Date.now }: RateLimitOptions)
 
   return {
     categoryOf(route) {
-      if (!settings.rateLimit.enabled || route.rate === null) return null;
-      return route.rate === 'minimal' ? settings.rateLimit.minimalCategory : route.rate;
+      // The token endpoint is not throttled; the minimal listing's category is undocumented (rateLimit.minimalCategory decides).
+      if (!settings.rateLimit.enabled || route.name === 'token') return null;
+      const budget = ROUTES[route.name].budget;
+      return budget === 'undocumented' ? settings.rateLimit.minimalCategory : budget;
     },
     take(tenantId, category) {
       const { spent: counter, window } = current(tenantId, category);
       if (window.remaining === 0) return { admitted: false, window };
       if (!spent.has(tenantId) && spent.size >= TENANTS_KEPT) forgetIdleTenants();
       counter.used++;
-      spent.set(tenantId, { ...spent.get(tenantId), [category]: counter });
+      const categories = spent.get(tenantId);
+      if (categories) categories[category] = counter;
+      else spent.set(tenantId, { [category]: counter });
       return { admitted: true, window: { ...window, remaining: window.remaining - 1 } };
     },
     peek: (tenantId, category) => current(tenantId, category).window,
