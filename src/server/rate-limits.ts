@@ -83,7 +83,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
     if (!claim) {
       const parts = batch.parts.map(({ key, estimate }) => ({ key, wants: wantsOf(estimate, budget), picked: false, used: false }));
       const all = parts.flatMap((p) => p.wants);
-      const as = { shared: all.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
+      const as = ctx.session.claimAs(all.map((w) => w.tenant));
       claim = { outcome: claimWithin(budget, all, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined), as, parts };
       batchClaims.set(batch, claim);
     }
@@ -114,7 +114,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
       const wants = part ? part.wants : ctx.upstreamEstimate ? wantsOf(ctx.upstreamEstimate, budget) : [];
       let cacheOnly = false;
       if (wants.length > 0) {
-        const as = part ? inBatch!.as : { shared: wants.every((w) => ctx.session.sharesBudgetOf(w.tenant)), caller: ctx.session.caller };
+        const as = part ? inBatch!.as : ctx.session.claimAs(wants.map((w) => w.tenant));
         // A batch is judged as a whole: its operations run on its one claim, or all on the cache alone.
         const outcome = part ? await inBatch!.outcome : await claimWithin(budget, wants, as, waitMs, ctx.request ? clientSignalOf(ctx.request) : undefined);
         if (part && outcome.ok) part.used = true;

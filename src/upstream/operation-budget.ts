@@ -27,8 +27,8 @@ export class OperationBudget {
     private readonly ended: () => boolean,
   ) {}
 
-  /** How this operation's claims on a tenant's windows are made: where, and as which caller. */
-  claimAs(tenantId: string): ClaimAs {
+  /** How this operation's own calls' claims on a tenant's window are made: where, and as which caller. */
+  private claimAs(tenantId: string): ClaimAs {
     return { shared: this.sharesFleetWindows(tenantId), caller: this.caller };
   }
 

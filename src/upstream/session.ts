@@ -135,9 +135,14 @@ export class UpstreamSession {
     return !this.ownCredential || this.provenTenants.has(tenantId) || (this.cacheScope !== null && this.parts.cache?.credentialKnown(this.cacheScope, tenantId) === true);
   }
 
-  /** How this operation's claims on a tenant's windows are made: where, and as which caller. */
-  claimAs(tenantId: string): ClaimAs {
-    return this.budget.claimAs(tenantId);
+  /**
+   * How this operation's claims on these tenants' windows are made: as which caller, and in the
+   * fleet's windows only when every tenant's are shared (a claim takes its windows at once).
+   */
+  claimAs(tenantIds: Iterable<string>): ClaimAs {
+    let shared = true;
+    for (const tenantId of tenantIds) shared &&= this.sharesBudgetOf(tenantId);
+    return { shared, caller: this.caller };
   }
 
   /** The operation's claim on the tenants' windows (the rate-limit plugin made it): its calls spend it first. */
