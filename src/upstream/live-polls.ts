@@ -169,7 +169,9 @@ export class LivePolls {
     const budget = poller.budgetKey === null ? null : this.options.backgroundBudget?.(poller.target.read.tenantId, poller.target.read.route) ?? null;
     if (!budget) return poller.basePeriodMs;
     const planned = Math.max(1, Math.floor(budget.callsPerWindow * POLL_SHARE));
-    return poller.basePeriodMs * Math.max(1, (this.demand.get(budget.key) ?? 0) / planned);
+    // The demand is kept under the key the poller was counted in (acquire/release), which stays
+    // put when the budget later learns another category for the route (the minimal listing).
+    return poller.basePeriodMs * Math.max(1, (this.demand.get(poller.budgetKey!) ?? 0) / planned);
   }
 
   /**
