@@ -3,14 +3,16 @@ import type { RouteName } from './routes.js';
 
 export type { RouteName };
 
+/** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the tenant's rate-limit budget could not cover the read. */
+export type StaleReason = 'revalidating' | 'upstream-error' | 'rate-limited';
+
 /** An answer served from the response cache after its TTL (reported in `extensions.stale`). */
 export interface StaleRead {
   route: RouteName;
   tenantId: string;
   resourceId?: string;
   ageMs: number;
-  /** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the budget could not cover it. */
-  reason: 'revalidating' | 'upstream-error' | 'rate-limited';
+  reason: StaleReason;
   /** rate-limited: when the tenant's window resets (ISO 8601). */
   resetAt?: string;
 }

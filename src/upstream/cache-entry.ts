@@ -5,7 +5,7 @@
  * response-cache.ts.
  */
 import { UpstreamError } from './errors.js';
-import type { RouteName } from '../core/operation-stats.js';
+import type { RouteName, StaleReason } from '../core/operation-stats.js';
 
 export interface CacheRequest {
   route: RouteName;
@@ -27,8 +27,7 @@ export interface CacheRequest {
   polledEveryMs?: number;
 }
 
-/** revalidating: within stale-while-revalidate; upstream-error: the upstream failed; rate-limited: the tenant's rate-limit budget could not cover the read. */
-export type StaleReason = 'revalidating' | 'upstream-error' | 'rate-limited';
+export type { StaleReason } from '../core/operation-stats.js';
 
 /** What the cache tells the operation about a read. */
 export interface CacheReadObserver {
