@@ -24,19 +24,15 @@ const SECRET_KEYS = /^(authorization|access_token|client_secret|password|token|o
  * when the process exits, whatever the reason (process.exit, an uncaught exception, the end).
  */
 let pending: string[] = [];
-let flushing = false;
 function flushStdout(): void {
-  flushing = false;
   if (pending.length === 0) return;
   const text = `${pending.join('\n')}\n`;
   pending = [];
   process.stdout.write(text);
 }
 function writeStdout(line: string): void {
-  if (pending.length === 0 && !flushing) {
-    flushing = true;
-    setImmediate(flushStdout);
-  }
+  // The first line of a turn schedules the turn's write.
+  if (pending.length === 0) setImmediate(flushStdout);
   pending.push(line);
 }
 process.once('exit', flushStdout);
