@@ -8,6 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import type { Simulator } from '../simulator/app.js';
+import { rateLimitFromEnv, type RateLimitPatch } from '../simulator/settings.js';
 import type { Tracing } from '../observability/tracing.js';
 
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
@@ -15,8 +16,17 @@ const IDLE_LINGER_MS = 1_000;
 
 let config: GatewayConfig;
 let tracing: Tracing | null;
+let simulatorRateLimit: RateLimitPatch | undefined;
 try {
   config = loadConfig();
+  // The embedded simulator's throttle: SIMULATOR_RATE_LIMIT(S), SIMULATOR_RATE_WINDOW_S, SIMULATOR_MINIMAL_CATEGORY.
+  if (config.inventoryApiUrl === null) {
+    try {
+      simulatorRateLimit = rateLimitFromEnv(process.env);
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
   // The gateway's modules (Yoga, Pothos, OpenTelemetry) load only once the settings are valid:
   // a bad setting exits in a fraction of the time.
   const { createTracing } = await import('../observability/tracing.js');
@@ -37,20 +47,13 @@ logger.addSecret(config.clientSecret);
 process.on('unhandledRejection', (reason) => {
   logger.error('unhandled promise rejection', { error: reason });
 });
-const [{ rateLimitFromEnv, startSimulator }, { assembleGateway }, { createHttpServer }] = await Promise.all([
+const [{ startSimulator }, { assembleGateway }, { createHttpServer }] = await Promise.all([
   import('../simulator/app.js'), import('./assemble.js'), import('./http-server.js'),
 ]);
 let simulator: Simulator | null = null;
 let baseUrl = config.inventoryApiUrl;
 if (baseUrl === null) {
-  let rateLimit;
-  try {
-    rateLimit = rateLimitFromEnv(process.env); // SIMULATOR_RATE_LIMIT(S), SIMULATOR_RATE_WINDOW_S, SIMULATOR_MINIMAL_CATEGORY
-  } catch (error) {
-    console.error(`Invalid setting: ${(error as Error).message}`);
-    process.exit(1);
-  }
-  simulator = await startSimulator({ port: 0, rateLimit });
+  simulator = await startSimulator({ port: 0, rateLimit: simulatorRateLimit });
   baseUrl = simulator.url;
 }
 const lifecycle = { draining: false };
