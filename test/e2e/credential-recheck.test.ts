@@ -15,8 +15,6 @@ import { testClock, type TestClock } from '../support/test-clock.js';
 const AUTH_ON = { auth: { enabled: true, clientId: 'gw-client', clientSecret: 'gw-secret-value-123', tokenTtlSeconds: 3600, expiresInAsString: false } };
 const RECHECK_S = 1;
 const PASSTHROUGH = { INVENTORY_AUTH_MODE: 'passthrough', CACHE_CREDENTIAL_RECHECK_S: String(RECHECK_S) };
-/** Passthrough with the recheck period at its default (10 s), for promises that must hold there. */
-const PASSTHROUGH_AT_DEFAULTS = { INVENTORY_AUTH_MODE: 'passthrough' };
 const DEFAULT_RECHECK_MS = loadConfig({}).cache!.credentialRecheckMs;
 
 let stacks: Harness[] = [];
@@ -28,9 +26,8 @@ afterEach(async () => {
   redis = undefined;
 });
 
-async function stack(env: Record<string, string> = {}, upstreamUrl?: string, options: { recheck?: 'default'; clock?: TestClock } = {}): Promise<Harness> {
-  const auth = options.recheck === 'default' ? PASSTHROUGH_AT_DEFAULTS : PASSTHROUGH;
-  const h = await startHarness({ simulator: AUTH_ON, env: { ...auth, ...env }, upstreamUrl, ...(options.clock ? { clock: options.clock.now } : {}) });
+async function stack(env: Record<string, string> = {}, upstreamUrl?: string, clock?: TestClock): Promise<Harness> {
+  const h = await startHarness({ simulator: AUTH_ON, env: { ...PASSTHROUGH, ...env }, upstreamUrl, ...(clock ? { clock: clock.now } : {}) });
   stacks.push(h);
   return h;
 }
@@ -271,9 +268,10 @@ describe.skipIf(!hasRedis)('passthrough, two gateways sharing Redis', () => {
     // proves the credential 1.2 s after replica a, so when a's proof is over b's still holds, and
     // b's entries are fresh (or, for the 5 s lists, within stale-while-revalidate) without the refusal.
     const clock = testClock(Date.now());
-    const env = { REDIS_URL: redis.url };
-    const a = await stack(env, undefined, { recheck: 'default', clock });
-    const b = await stack(env, a.simulator.url, { recheck: 'default', clock });
+    const env = { REDIS_URL: redis.url, CACHE_CREDENTIAL_RECHECK_S: '' };
+    const a = await stack(env, undefined, clock);
+    const b = await stack(env, a.simulator.url, clock);
+    expect(a.config.cache?.credentialRecheckMs).toBe(DEFAULT_RECHECK_MS);
     const token = await simulatorToken(a.simulator.url);
     const queries = await queriesFor(a, token);
     expectAnswered(await runAll(a, queries, token));
