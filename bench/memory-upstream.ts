@@ -15,6 +15,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator } from '../src/simulator/app.js';
+import { readBody } from '../src/simulator/http-io.js';
 
 interface Rendered { status: number; headers: Record<string, string>; body: Buffer }
 
@@ -30,29 +31,17 @@ const served: string[] = [];
 async function render(path: string, authorization: string | undefined): Promise<Rendered> {
   const res = await fetch(`${simUrl}${path}`, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}), 'x-simulator-uncounted': '1' } });
   const body = Buffer.from(await res.arrayBuffer());
-  // Only what a client reads: the body's type and the rate-limit headers (none with limits off).
+  // Only what a client reads: the body's type (the simulator behind runs with its limits off and
+  // these requests uncounted, so there are no rate-limit headers to keep).
   const headers: Record<string, string> = { 'content-type': res.headers.get('content-type') ?? 'application/json', 'content-length': String(body.length) };
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-    const value = res.headers.get(name);
-    if (value !== null) headers[name] = value;
-  }
   return { status: res.status, headers, body };
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (text += d));
-    req.on('end', () => resolve(text));
-  });
 }
 
 const server = http.createServer((req, res) => {
   const path = req.url ?? '/';
   // The simulator's admin paths that the benches use, answered for this front: its latency, its counts.
   if (path.startsWith('/__sim/')) {
-    void readBody(req).then((text) => {
+    readBody(req).then((text) => {
       const reply = (value: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (path === '/__sim/config') {
         latencyMs = Number((JSON.parse(text) as { latencyMs?: number }).latencyMs ?? 0);
@@ -64,7 +53,7 @@ const server = http.createServer((req, res) => {
       }
       if (path === '/__sim/stats/served') return reply(served);
       reply({ totalCalls: calls, rendered: rendered.size });
-    });
+    }, () => res.writeHead(413).end());
     return;
   }
   if (req.method !== 'GET') {
