@@ -8,6 +8,7 @@
 import { createClient } from 'graphql-sse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
+import { testClock } from '../support/test-clock.js';
 
 /** One page of a 100-resource dashboard: the hosts, their applications and 24 h availability. */
 const DASHBOARD = `query Dashboard($tenant: ID!, $after: String, $from: DateTime!, $to: DateTime!) {
@@ -21,11 +22,8 @@ const DASHBOARD = `query Dashboard($tenant: ID!, $after: String, $from: DateTime
 
 const TYPES = `query Types($tenant: ID!) { tenant(id: $tenant) { resourceTypes { name } } }`;
 
-/** A settable clock shared by the simulator and the gateway: windows reset when it moves, not when the test sleeps. */
-function testClock(start = Date.UTC(2026, 10, 26, 10, 0, 5)) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
-}
+/** 10:00:05 UTC: the clock the simulator and the gateway share; windows reset when it moves, not when the test sleeps. */
+const START_MS = Date.UTC(2026, 10, 26, 10, 0, 5);
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -34,7 +32,7 @@ afterEach(async () => {
 });
 
 /** A stack at the simulator's documented limits (`rateLimit: {}` keeps them) and the gateway's defaults. */
-async function documentedStack(clock = testClock()) {
+async function documentedStack(clock = testClock(START_MS)) {
   h = await startHarness({ simulator: { rateLimit: {} }, clock: clock.now });
   return { h, clock };
 }
