@@ -29,7 +29,7 @@ export interface CacheSettings {
 }
 
 /**
- * TTL defaults (src/upstream/routes.ts): resource types change rarely; a detail, applications and
+ * TTL defaults (src/core/routes.ts): resource types change rarely; a detail, applications and
  * history records are read often and change now and then; searches and the minimal list are short
  * (they change with every record); an availability window that is over cannot change.
  */

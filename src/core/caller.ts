@@ -1,11 +1,13 @@
 /**
- * Who a request comes from, in the two senses the gateway needs. Both start from the
+ * Who a request comes from, in the three senses the gateway needs. All start from the
  * Authorization header, but their digests differ on purpose and must stay so:
  * - callerKey: admission control's fairness key. It never leaves the process, so a plain SHA-256
  *   of the raw header suffices; without a header it falls back to the client's socket address.
  * - cacheScope: whose response-cache entries an answer may use. The scope is written into the
  *   shared store (Redis), so it is an HMAC under the cache's secret: someone reading Redis cannot
  *   test a guessed token against it. Outside passthrough all callers share the gateway's scope.
+ * - budgetCaller: whose share of the rate-limit windows a call spends, written to Redis too: an
+ *   HMAC of callerKey.
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -20,7 +22,8 @@ export function callerKey(ctx: { request?: Request; req?: IncomingMessage }): st
 
 /**
  * A caller as the rate-limit windows name it: written to Redis (the replicas share the callers'
- * shares), so an HMAC of callerKey under the cache's secret, like the cache scope.
+ * shares), so an HMAC of callerKey under the secret it is given (the cache's, like the cache scope;
+ * server/operation-context.ts passes a fixed one when the cache is off).
  */
 export function budgetCaller(key: string, secret: string): string {
   const known = `${secret}\0${key}`;

@@ -143,7 +143,7 @@ const HARDWARE_PARTS: { [K in keyof DecommissionedAdditional]: (value: unknown) 
   })),
 };
 
-/** The names of the hardware parts: the schema's hardware fields and what they cost are written per name from this list. */
+/** The names of the hardware parts: what each costs is written per name from this list (src/schema/field-costs.ts). */
 export const HARDWARE_PART_NAMES = Object.keys(HARDWARE_PARTS) as readonly (keyof DecommissionedAdditional)[];
 
 /** The hardware parts a record carries, by presence: a list record may carry some without additionalInfo. */

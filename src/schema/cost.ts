@@ -240,7 +240,7 @@ class Walker {
     const on = (types: (string | null)[]) => ({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => types.includes(f.on)).map((f) => f.field) }) as SelectionSetNode;
     switch (kind) {
       case 'Resource': return plus(callsOf('detail'), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
-      // A tenant's key read is its resource types (src/schema/types/entities.ts: the tenant check).
+      // A Tenant reference's existence check reads its resource types (types/entities.ts); node/nodes read none: an upper bound.
       case 'Tenant': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('Tenant', on([null, 'Node', 'Tenant']), tenantId));
       case 'DecommissionedResource': return plus(callsOf('historyDetail'), this.fieldsOf('DecommissionedResource', on([null, 'Node', 'DecommissionedResource']), tenantId));
       case 'ResourceType': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('ResourceType', on([null, 'Node', 'ResourceType']), tenantId));

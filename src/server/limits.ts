@@ -145,7 +145,8 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
   };
   /**
    * Estimates of operations without variables, which depend on the document alone: by document
-   * (Yoga's parse cache hands out one document object per text) and operation name.
+   * (Yoga's parse cache hands out one document object per text; a batch's plan parses its own,
+   * so its operations are estimated there and again here) and operation name.
    */
   const fixedEstimates = new WeakMap<DocumentNode, Map<string, UpstreamEstimate>>();
   const estimate = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown>): UpstreamEstimate => {

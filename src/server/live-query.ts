@@ -8,7 +8,7 @@
  * - What changed: each execution notes the upstream reads it made; each distinct read is polled
  *   by one shared poller (src/upstream/live-polls.ts), which wakes only the operations that made
  *   it. An update through the gateway wakes the readers of that resource and its tenant's lists
- *   at once, on every replica (LiveChanges, Redis pub/sub).
+ *   at once, on every replica (src/server/live-updates.ts, Redis pub/sub).
  * - Re-execution (InMemoryLiveQueryStore) runs with a fresh upstream session and data source
  *   (the loaders of the previous run hold old answers), claims admission slots only while it
  *   runs, and mostly reads the cache entries the poll refreshed.

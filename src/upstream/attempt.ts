@@ -193,9 +193,10 @@ interface RawAnswer { status: number; text: string; retryAfter: string | string[
  * One request through the dispatcher, its body collected as text (a UTF-8 BOM skipped, as
  * undici's body.text() does). undici's dispatch with a handler of ours rather than request(),
  * whose body stream, promise and abort listener per call were much of the gateway's own cost per
- * upstream call; the operation's signal aborts it through the scope's one listener.
+ * upstream call; the operation's signal aborts it through the operation's one listener (the
+ * readiness check passes an operation that never ends).
  */
-export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, scope: Pick<AttemptOperation, 'signal' | 'onAbort'>): Promise<RawAnswer> {
+export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, operation: Pick<AttemptOperation, 'signal' | 'onAbort'>): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let retryAfter: string | string[] | undefined;
@@ -208,8 +209,8 @@ export function dispatchText(dispatcher: Dispatcher, options: Dispatcher.Dispatc
       onRequestStart(controller) {
         forget?.();
         forget = undefined;
-        if (scope.signal.aborted) return controller.abort(scope.signal.reason as Error);
-        forget = scope.onAbort((reason) => controller.abort(reason));
+        if (operation.signal.aborted) return controller.abort(operation.signal.reason as Error);
+        forget = operation.onAbort((reason) => controller.abort(reason));
       },
       onResponseStart(_controller, statusCode, headers) {
         status = statusCode;

@@ -1,7 +1,7 @@
 /**
  * UpstreamClient: the process-wide parts of talking to the upstream REST API: the undici
- * keep-alive pool, the fair scheduler, the retry budget, the circuit breaker, the response cache
- * and the upstream credential. Each GraphQL operation gets a session (src/upstream/session.ts),
+ * keep-alive pool, the fair scheduler, the retry budget, the circuit breaker, the response cache,
+ * the rate-limit budget and the upstream credential. Each GraphQL operation gets a session (src/upstream/session.ts),
  * whose calls go through the stages: cached-read.ts, retry.ts, attempt.ts. It returns parsed JSON;
  * mapping happens in src/domain.
  */

@@ -268,8 +268,9 @@ describe('the operation deadline', () => {
       h.simulator.configure({ hang: true });
       const { res, elapsed } = await b;
       console.info(`operation queued behind another's call: answered after ${elapsed.toFixed(0)} ms (deadline 2000 ms)`);
-      // The deadline, plus what a loaded machine adds to any answer (without it: 7.7 s).
-    expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
+      // The deadline, plus what a loaded machine adds to any answer (without it, B is never
+      // answered: the upstream hangs).
+      expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
       expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
       expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
       expect((await c).errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
