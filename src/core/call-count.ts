@@ -20,32 +20,34 @@ export function callsOf(route: RouteName, n = 1): CallCount {
   return n > 0 ? { routes: { [route]: n }, total: n } : NO_CALLS;
 }
 
-export function plus(...counts: CallCount[]): CallCount {
+/** Counts merged route by route, and in total, by `merge` (a sum, or the worst case). */
+function combine(counts: readonly CallCount[], merge: (a: number, b: number) => number): CallCount {
   const routes: Partial<Record<RouteName, number>> = {};
   let total = 0;
   for (const count of counts) {
-    total += count.total;
-    for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = (routes[route] ?? 0) + n;
+    total = merge(total, count.total);
+    for (const [route, n] of entriesOf(count)) routes[route] = merge(routes[route] ?? 0, n);
   }
   return { routes, total };
+}
+
+const entriesOf = (count: CallCount) => Object.entries(count.routes) as [RouteName, number][];
+const sum = (a: number, b: number) => a + b;
+
+export function plus(...counts: CallCount[]): CallCount {
+  return combine(counts, sum);
 }
 
 export function times(count: CallCount, k: number): CallCount {
   if (k === 1) return count;
   const routes: Partial<Record<RouteName, number>> = {};
-  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = n * k;
+  for (const [route, n] of entriesOf(count)) routes[route] = n * k;
   return { routes, total: count.total * k };
 }
 
 /** The worst of several cases: per route and in total. */
 export function worstOf(counts: CallCount[]): CallCount {
-  const routes: Partial<Record<RouteName, number>> = {};
-  let total = 0;
-  for (const count of counts) {
-    total = Math.max(total, count.total);
-    for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) routes[route] = Math.max(routes[route] ?? 0, n);
-  }
-  return { routes, total };
+  return combine(counts, Math.max);
 }
 
 /**
@@ -54,7 +56,7 @@ export function worstOf(counts: CallCount[]): CallCount {
  */
 export function byCategory(count: CallCount, categoryOf: (route: RouteName) => RateCategory): Record<RateCategory, number> {
   const out = Object.fromEntries(RATE_CATEGORIES.map((c) => [c, 0])) as Record<RateCategory, number>;
-  for (const [route, n] of Object.entries(count.routes) as [RouteName, number][]) out[categoryOf(route)] += n;
+  for (const [route, n] of entriesOf(count)) out[categoryOf(route)] += n;
   return out;
 }
 
