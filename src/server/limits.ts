@@ -22,6 +22,16 @@ export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExp
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
 }
 
+/**
+ * An operation (or a batch) that would need more calls of one category for one tenant than the
+ * upstream allows in a whole window: no wait can let it through.
+ */
+export function overWindowError(subject: 'operation' | 'batch', calls: number, category: RateCategory, limit: number, tenant?: string): GraphQLError {
+  const error = tooExpensive('upstreamCalls', calls, limit, `The ${subject} could make about ${calls} ${category} upstream calls for ${tenant ? `tenant ${tenant}` : 'one tenant'}; the inventory API allows ${limit} a window. Ask for fewer items or fewer nested fields.`);
+  error.extensions.category = category;
+  return error;
+}
+
 /** Adds a code to an error that has none (errors raised by graphql-js itself). */
 function withCode(error: GraphQLError, code: string): GraphQLError {
   return error.extensions.code ? error : recode(error, code);
@@ -239,11 +249,7 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
         return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.length} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
       }
       const over = windows && overWindow(batch ? batch.parts.map((p) => p.estimate) : [found], windows);
-      if (over) {
-        const error = tooExpensive('upstreamCalls', over.calls, over.limit, `The ${batch ? 'batch' : 'operation'} could make about ${over.calls} ${over.category} upstream calls for one tenant; the inventory API allows ${over.limit} a window. Ask for fewer items or fewer nested fields.`);
-        error.extensions.category = over.category;
-        return stop(error);
-      }
+      if (over) return stop(overWindowError(batch ? 'batch' : 'operation', over.calls, over.category, over.limit));
       return checks;
     },
   };

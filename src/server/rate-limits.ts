@@ -17,7 +17,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { ClaimAs, Claimed, RateBudget, Want } from '../upstream/rate-budget.js';
 import { rateLimited } from '../upstream/errors.js';
 import { clientSignalOf } from './client-signal.js';
-import { batchPlanOf, paramsKey, tooExpensive, type BatchPlan } from './limits.js';
+import { batchPlanOf, overWindowError, paramsKey, type BatchPlan } from './limits.js';
 import { operationOf } from '../schema/document-walk.js';
 
 type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
@@ -123,9 +123,7 @@ export function rateLimitPlugin(budget: RateBudget, waitMs: number, logger: Logg
         } else if (outcome.short.n > outcome.window.limit) {
           const { short, window } = outcome;
           // The upstream's own limit (learned from its headers) can be below UPSTREAM_RATE_LIMITS.
-          const error = tooExpensive('upstreamCalls', short.n, window.limit, `The operation could make about ${short.n} ${short.category} upstream calls for tenant ${short.tenant}; the inventory API allows ${window.limit} a window. Ask for fewer items or fewer nested fields.`);
-          error.extensions.category = short.category;
-          setResultAndStopExecution({ errors: [error] });
+          setResultAndStopExecution({ errors: [overWindowError('operation', short.n, short.category, window.limit, short.tenant)] });
           return undefined;
         } else {
           const { short, window } = outcome;
