@@ -9,7 +9,7 @@ import {
   GraphQLError, NoSchemaIntrospectionCustomRule, parse, type DocumentNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import { bareHash, type GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
 import { ASSUMED_SIZES } from '../schema/field-costs.js';
@@ -17,6 +17,7 @@ import { callsByWindow } from '../core/call-count.js';
 import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 import { refusal } from './content-encoding.js';
+import { trustedDocumentOf } from './trusted-documents.js';
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
@@ -176,8 +177,7 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
     let total = 0;
     for (const sent of batch) {
       // With TRUSTED_DOCUMENTS an operation is sent by hash: its document is the manifest's.
-      const hash = (sent.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
-      const query = typeof sent.query === 'string' ? sent.query : typeof hash === 'string' ? config.trustedDocuments?.get(bareHash(hash)) : undefined;
+      const query = typeof sent.query === 'string' ? sent.query : config.trustedDocuments ? trustedDocumentOf(config.trustedDocuments, sent.extensions) : undefined;
       if (query === undefined) continue;
       let document: DocumentNode;
       try {

@@ -12,6 +12,12 @@ import type { Plugin } from 'graphql-yoga';
 
 import { bareHash } from '../config.js';
 
+/** The manifest's document a request names by hash (Apollo's persisted-query extension), if any. */
+export function trustedDocumentOf(documents: ReadonlyMap<string, string>, extensions: Record<string, unknown> | null | undefined): string | undefined {
+  const hash = (extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
+  return typeof hash === 'string' ? documents.get(bareHash(hash)) : undefined;
+}
+
 const refusal = (message: string, code: string, status: number) => ({ message, extensions: { code, http: { status } } });
 
 export function trustedDocumentsPlugin(documents: ReadonlyMap<string, string>): Plugin {

@@ -11,7 +11,8 @@ import type http from 'node:http';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { bareHash, type GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../config.js';
+import { trustedDocumentOf } from './trusted-documents.js';
 import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.js';
 
 interface Enveloped {
@@ -47,9 +48,7 @@ export interface WebSocketEndpoint {
 /** The operation's document: the query sent, or with TRUSTED_DOCUMENTS only a manifest's, by hash. */
 function documentOf(config: GatewayConfig, params: { query?: string; extensions?: Record<string, unknown> | null }): string | GraphQLError {
   if (!config.trustedDocuments) return params.query ?? '';
-  const hash = (params.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
-  const document = typeof hash === 'string' ? config.trustedDocuments.get(bareHash(hash)) : undefined;
-  return document ?? new GraphQLError('This gateway runs only trusted documents: send the hash of one in extensions.persistedQuery.sha256Hash.', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+  return trustedDocumentOf(config.trustedDocuments, params.extensions) ?? new GraphQLError('This gateway runs only trusted documents: send the hash of one in extensions.persistedQuery.sha256Hash.', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
 }
 
 /**
