@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient as createSseClient } from 'graphql-sse';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
+import { testClock } from '../support/test-clock.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -164,13 +165,15 @@ describe('resourceSummary', () => {
   });
 
   it('still renders during an outage from the counts read earlier, flagged as stale with the summary named', async () => {
-    // Short times instead of waiting out the defaults (5 s + 10 s).
-    const short = await startHarness({ env: { CACHE_TTL_MINIMAL_S: '1', CACHE_STALE_WHILE_REVALIDATE_S: '1' } });
+    // At the defaults, on a test clock: the entries' TTL (5 s) and stale-while-revalidate (10 s) pass in a moment.
+    const clock = testClock(Date.now());
+    const short = await startHarness({ clock: clock.now });
     try {
       const tile = '{ tenant(id: "client_1") { resourceSummary { total byState { state count } } } }';
       const fresh = await short.query(tile);
       expect(fresh.errors).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const { ttlMs, staleWhileRevalidateMs } = short.config.cache!;
+      clock.advance(ttlMs.minimal + staleWhileRevalidateMs + 1_000);
       short.simulator.configure({ failureRate: 1, failureKinds: ['503'] });
       const during = await short.query(tile);
       expect(during.errors).toBeUndefined();
