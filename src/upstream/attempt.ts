@@ -182,7 +182,7 @@ async function throttled(parts: UpstreamParts, call: Call, text: string, retryAf
   const window = await parts.budget.window(call.tenantId, parts.budget.categoryOf(call.route));
   const reset = window ? parts.budget.resetOf(window) : null;
   const pause = parseRetryAfter(retryAfter) ?? 0;
-  const untilReset = reset && reset.untilMs >= pause ? reset : { atMs: Date.now() + pause, untilMs: pause };
+  const untilReset = reset && reset.untilMs >= pause ? reset : parts.budget.resetIn(pause);
   const reason = reasonOf(text);
   return rateLimited(`The inventory API is rate limiting requests for ${call.what}${reason ? `: ${reason}` : ''}`, untilReset, 429);
 }

@@ -260,6 +260,11 @@ export class RateBudget {
     return { atMs, untilMs: Math.max(0, atMs - this.now()) };
   }
 
+  /** A pause of `ms` from now, on the budget's clock. */
+  resetIn(ms: number): ResetTime {
+    return { atMs: this.now() + ms, untilMs: ms };
+  }
+
   /** What a tenant has left per budgeted category whose window an answer described (`x-upstream-stats`). */
   async snapshot(tenant: string): Promise<Partial<Record<RateCategory, CategorySnapshot>>> {
     const out: Partial<Record<RateCategory, CategorySnapshot>> = {};
