@@ -14,6 +14,8 @@ export interface GatewayContext {
   /** The caller-bound upstream session, for the request's lifecycle (deadline, close); not for resolvers. */
   session: UpstreamSession;
   stats: OperationStats;
+  /** Who the operation comes from (core/caller.ts callerKey), digested once per operation: admission and live-query bounds key on it. */
+  callerKey: string;
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */
   estimatedUpstreamCalls?: number;

@@ -20,7 +20,6 @@ import type { Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
-import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
 import { clientSignalOf } from './client-signal.js';
 
@@ -233,7 +232,7 @@ export function admissionPlugin(controller: AdmissionController, logger: Logger)
       const estimate = ctx.estimatedUpstreamCalls ?? 1;
       if (estimate <= 0) return undefined;
       const signal = ctx.request ? clientSignalOf(ctx.request) : undefined;
-      const key = callerKey(ctx);
+      const key = ctx.callerKey;
       const outcome = await controller.acquire(key, controller.weightOf(estimate), signal);
       if (typeof outcome === 'string') {
         logger.debug('operation shed', { reason: outcome, caller: key.slice(0, 12), estimate });

@@ -25,7 +25,6 @@ import type { Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { callerKey } from '../core/caller.js';
 import { gatewayError } from '../core/errors.js';
 import { realTimers, type Timers } from '../core/timers.js';
 import type { Logger } from '../logger.js';
@@ -165,7 +164,7 @@ export class LiveQueries {
         }
         // Counted from here, when execution starts (another plugin may still stop it before).
         setExecuteFn(async (executionArgs) => {
-          const caller = callerKey(ctx);
+          const caller = ctx.callerKey;
           const refusal = this.refusal(caller);
           if (refusal) return { errors: [refusal] };
           const operation = this.open.register(caller);

@@ -16,6 +16,7 @@ export interface OperationContext {
   session: UpstreamSession;
   stats: OperationStats;
   inventory: InventoryDataSource;
+  callerKey: string;
 }
 
 export function operationContext(
@@ -26,5 +27,5 @@ export function operationContext(
   const { callerKey, ...sessionOptions } = options;
   const caller = budgetCaller(callerKey, config.cache?.scopeSecret ?? 'inventory-gateway');
   const session = client.session({ ...sessionOptions, caller, stats });
-  return { session, stats, inventory: new InventoryDataSource(session, config, logger, stats) };
+  return { session, stats, inventory: new InventoryDataSource(session, config, logger, stats), callerKey };
 }
