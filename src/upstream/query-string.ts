@@ -12,7 +12,7 @@ type Pairs = [string, string][];
 type Keys = string | readonly [from: string, to: string];
 
 /** Each field's upstream key, in the order the queryString carries them (isEquals: the groups' one flag). */
-const RESOURCE_KEYS: readonly [keyof ResourceFilter | 'isEquals', Keys][] = [
+const RESOURCE_KEYS = [
   ['hostName', 'hostName'], ['resourceName', 'resourceName'], ['dnsName', 'dnsName'], ['aliasName', 'aliasName'], ['id', 'id'],
   ['serialNumber', 'serialNumber'], ['ipAddress', 'ipAddress'], ['systemUID', 'systemUID'], ['state', 'state'], ['type', 'type'],
   ['resourceTypes', 'resourceType'], ['deviceTypes', 'deviceType'], ['appRoles', 'appRoles'],
@@ -21,13 +21,18 @@ const RESOURCE_KEYS: readonly [keyof ResourceFilter | 'isEquals', Keys][] = [
   ['accountNumber', 'accountNumber'], ['installedIntegrationId', 'installedIntgId'], ['agentInstalled', 'agentInstalled'],
   ['deviceGroup', 'deviceGroup'], ['serviceGroup', 'serviceGroup'], ['deviceLocation', 'deviceLocation'], ['isEquals', 'isEquals'],
   ['firstAssetManagedTime', 'firstAssetManagedTime'], ['assetManagedTime', 'assetManagedTime'], ['aliasIp', 'aliasIp'],
-];
-const DECOMMISSIONED_KEYS: readonly [keyof DecommissionedResourceFilter, Keys][] = [
+] as const satisfies readonly (readonly [keyof ResourceFilter | 'isEquals', Keys])[];
+const DECOMMISSIONED_KEYS = [
   ['id', 'id'], ['hostName', 'hostName'], ['ipAddress', 'ipAddress'], ['instanceId', 'instanceId'], ['tags', 'tags'],
   ['decommissionedBetween', ['startDate', 'endDate']], ['type', 'type'], ['accountNumber', 'accountNumber'], ['provider', 'provider'],
   ['owner', 'owner'], ['instanceType', 'instanceType'], ['instanceState', 'instanceState'], ['zone', 'zone'], ['region', 'region'], ['ami', 'ami'],
   ['hostedServiceName', 'hostedServiceName'], ['launchedBetween', ['startLaunchDate', 'endLaunchDate']],
-];
+] as const satisfies readonly (readonly [keyof DecommissionedResourceFilter, Keys])[];
+
+/** Compile-time: every filter field has an upstream key (a field added without one does not build). */
+type Unkeyed<Filter, Table extends readonly (readonly [unknown, unknown])[]> = Exclude<keyof Filter, Table[number][0]>;
+const everyFieldKeyed: [Unkeyed<ResourceFilter, typeof RESOURCE_KEYS>, Unkeyed<DecommissionedResourceFilter, typeof DECOMMISSIONED_KEYS>] extends [never, never] ? true : never = true;
+void everyFieldKeyed;
 
 /** yyyy-MM-ddTHH:mm:ssZ (GMT): the form the history endpoint documents, used for every date key. */
 export function formatQueryDate(date: Date): string {
@@ -43,7 +48,7 @@ function written(value: unknown): string {
 }
 
 /** The pairs of what the filter gives, by the key table. */
-function pairsOf(values: Record<string, unknown>, table: readonly [string, Keys][]): Pairs {
+function pairsOf(values: Record<string, unknown>, table: readonly (readonly [string, Keys])[]): Pairs {
   const pairs: Pairs = [];
   for (const [field, keys] of table) {
     const value = values[field];
