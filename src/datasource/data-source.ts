@@ -109,6 +109,10 @@ export class InventoryDataSource {
     return this.reads.kind(view);
   }
 
+  knownKind(view: ResourceView): ResourceKind | null {
+    return this.reads.knownKind(view);
+  }
+
   applications(view: ResourceView): Promise<InstalledApplication[]> {
     return this.reads.applications(view);
   }

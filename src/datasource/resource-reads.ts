@@ -19,6 +19,8 @@ export class ResourceReads {
   /** Detail reads that have settled, so a field can look at one without making a call. */
   private readonly details = new Map<string, ResourceView | null>();
   private readonly mismatchLogged = new Set<string>();
+  /** Concrete types learned from a detail read, for records that cannot tell their own. */
+  private readonly kinds = new WeakMap<ResourceView, ResourceKind>();
 
   constructor(
     private readonly loaders: Loaders,
@@ -91,12 +93,21 @@ export class ResourceReads {
    * shape otherwise. When the detail cannot be read, the least specific type.
    */
   async kind(view: ResourceView): Promise<ResourceKind> {
-    if (view.kind) return view.kind;
+    const known = this.knownKind(view);
+    if (known) return known;
+    let kind: ResourceKind;
     try {
-      return (await this.detail(keyOf(view)))?.kind ?? LEAST_SPECIFIC_KIND;
+      kind = (await this.detail(keyOf(view)))?.kind ?? LEAST_SPECIFIC_KIND;
     } catch {
-      return LEAST_SPECIFIC_KIND;
+      kind = LEAST_SPECIFIC_KIND;
     }
+    this.kinds.set(view, kind);
+    return kind;
+  }
+
+  /** The concrete type when the record says it or a detail read told it already; null: it takes a read. */
+  knownKind(view: ResourceView): ResourceKind | null {
+    return view.kind ?? this.kinds.get(view) ?? null;
   }
 
   /** A detail whose shape contradicts the record's type: logged once; its fields are still served. */

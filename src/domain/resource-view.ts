@@ -21,6 +21,11 @@ const ABSENT = { present: false } as const;
 /** No nested selection: a top-level field, or a nested one whose sub-fields do not matter. */
 export const NO_SUBFIELDS: readonly string[] = [];
 
+/** Whether a value is a resource as reached (other node values have shapes of their own). */
+export function isResourceView(value: unknown): value is ResourceView {
+  return typeof value === 'object' && value !== null && 'origin' in value && 'record' in value;
+}
+
 /** The type a resource is taken for when nothing tells: the short form, whose fields every record may carry. */
 export const LEAST_SPECIFIC_KIND: ResourceKind = 'device';
 

@@ -4,6 +4,7 @@ import DirectivePlugin from '@pothos/plugin-directives';
 import FederationPlugin from '@pothos/plugin-federation';
 import RelayPlugin from '@pothos/plugin-relay';
 import './pricing-plugin.js';
+import './concrete-type-plugin.js';
 import type { GatewayContext } from '../context.js';
 import type { NodeKind } from '../core/node-key.js';
 import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
@@ -20,14 +21,14 @@ export interface GatewaySchemaTypes {
 
 export const builder = new SchemaBuilder<GatewaySchemaTypes>({
   // Pricing after federation: Pothos runs field hooks last plugin first, and federation emits what pricing sets.
-  plugins: [DirectivePlugin, RelayPlugin, FederationPlugin, 'pricing'],
+  plugins: [DirectivePlugin, RelayPlugin, FederationPlugin, 'pricing', 'concreteTypes'],
   relay: {
     encodeGlobalID: (typename, id) => encodeGlobalId(typename, String(id)),
     decodeGlobalID: (globalId) => decodeGlobalId(globalId),
     idFieldOptions: { description: 'Global id: refetch the object with node(id:); the key of normalized client caches.' },
     nodeTypeOptions: {
       description: 'An object with a global id: refetch it with `node(id:)`, whatever the tenant. Normalized caches (Relay, Apollo Client, urql) key objects by it.',
-      resolveType: (value, ctx) => nodeTypeName(value, ctx),
+      resolveType: (value, ctx, info) => nodeTypeName(value, ctx, info),
     },
     // Shareable: a second Relay-style subgraph defines node, nodes and PageInfo too.
     nodeQueryOptions: {

@@ -12,14 +12,14 @@ import { hasSubFields, NO_SUBFIELDS, readField } from '../../domain/resource-vie
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context.js';
 import { builder, globalId, type MaybePromise } from '../builder.js';
-import { selectionNeedsConcreteType, subFieldNames } from '../selection.js';
+import { subFieldNames } from '../selection.js';
 import { InstalledApplicationRef } from './application.js';
 import { AvailabilityRef } from './availability.js';
 import { CloudPropertiesRef, LocationRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
 
-import { TYPE_OF_KIND } from '../node-type.js';
+import { resourceTypeName } from '../node-type.js';
 
 /**
  * A resolver reading one domain field of a resource. A field the record at hand carries is
@@ -111,13 +111,8 @@ export const ResourceRef = builder.interfaceRef<ResourceView>('Resource').implem
     'Every field resolves wherever the resource was reached: from what is at hand, else by loading what is missing,',
     'at most once per resource per operation. A field the resource does not have is null.',
   ].join('\n'),
-  // Synchronous unless the detail must be read: a promise per item would make every list of resources asynchronous.
-  resolveType: (view, ctx, info) => {
-    if (view.kind) return TYPE_OF_KIND[view.kind];
-    // A selection that cannot observe the concrete type costs no detail call.
-    if (!selectionNeedsConcreteType(info, 'Resource')) return TYPE_OF_KIND.device;
-    return ctx.inventory.kind(view).then((kind) => TYPE_OF_KIND[kind]);
-  },
+  // A selection that cannot observe the concrete type costs no detail call.
+  resolveType: (view, ctx, info) => resourceTypeName(view, ctx, info, 'Resource'),
   fields: (t) => ({
     id: t.id({ description: 'Global id: refetch with node(id:); the key of normalized client caches.', nullable: false, resolve: globalId('Resource', (view) => `${view.tenantId}:${view.id}`) }),
     resourceId: t.exposeID('id', { description: 'Id of the resource in the inventory (a UUID), as Tenant.resource(id:) and filters take it.', nullable: false }),
