@@ -22,6 +22,7 @@ import { LiveQueries } from './live-query.js';
 import { operationContext } from './operation-context.js';
 import { clientSignalOf } from './client-signal.js';
 import { noEchoPlugin } from './no-echo.js';
+import { compiledExecutionPlugin } from './compiled-execution.js';
 import { schemaExposurePlugin } from './schema-exposure.js';
 import { trustedDocumentsPlugin } from './trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
@@ -251,6 +252,8 @@ export function createGateway({
       sessionEndPlugin(),
       // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
       useDeferStream(),
+      // Before every plugin that wraps execution: they wrap the compiled code.
+      compiledExecutionPlugin(logger),
       bodyLimitPlugin(config.limits.maxBodyBytes),
       // TRUSTED_DOCUMENTS: only the manifest's operations, by hash, refused before parsing.
       ...(config.trustedDocuments ? [trustedDocumentsPlugin(config.trustedDocuments)] : []),
