@@ -9,7 +9,10 @@
  * - the gateway: its production start (`npm run build`, then `node dist/server/main.js`, NODE_ENV=production)
  *   at its defaults (metrics on, the access log at info on a pipe this process drains and counts)
  *   but CACHE=false;
- * - Apollo Server 5 + @apollo/datasource-rest (bench/own-cost-apollo.ts), the same schema shape.
+ * - Apollo Server 5 + @apollo/datasource-rest (bench/own-cost-apollo.ts), the same schema shape;
+ * - Yoga's floor (bench/own-cost-yoga-floor.ts): Yoga with the gateway's compiled execution and
+ *   nothing else, the same schema shape: what serving GraphQL with Yoga costs before the gateway's
+ *   own work.
  *
  * For each latency and workload, the contenders take turns in --slices slices of
  * --seconds / --slices each (drift on a shared machine hits all alike), 10 clients each (a client:
@@ -127,6 +130,7 @@ async function main() {
   if (BUILD) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1', ...GATEWAY_ENV }, /ready at (http:\/\/\S+)/);
   const apollo = await start('bench/own-cost-apollo.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
+  const floor = await start('bench/own-cost-yoga-floor.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
   const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...PRODUCTION, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });
   children.push(plainChild);
   await new Promise((resolve) => plainChild.once('message', resolve));
@@ -138,8 +142,10 @@ async function main() {
   const apolloUrl = new URL(apollo.url);
   const gatewayPool = new Pool(gatewayUrl.origin, { connections: CONNECTIONS });
   const apolloPool = new Pool(apolloUrl.origin, { connections: CONNECTIONS });
+  const floorUrl = new URL(floor.url);
+  const floorPool = new Pool(floorUrl.origin, { connections: CONNECTIONS });
 
-  type Name = 'plain client' | 'this gateway' | 'Apollo Server + RESTDataSource';
+  type Name = 'plain client' | 'this gateway' | 'Apollo Server + RESTDataSource' | 'Yoga floor (Yoga + graphql-jit, nothing else)';
   /** Requests sent to the gateway from the table's start (each must leave one access-log line). */
   let gatewayRequests = 0;
   const contenders: { name: Name; pid: number; run: (w: Workload, seconds: number) => Promise<Run> }[] = [
@@ -153,6 +159,7 @@ async function main() {
       },
     },
     { name: 'Apollo Server + RESTDataSource', pid: apollo.child.pid!, run: (w, seconds) => drive(apolloPool, apolloUrl.pathname || '/', w.query, seconds) },
+    { name: 'Yoga floor (Yoga + graphql-jit, nothing else)', pid: floor.child.pid!, run: (w, seconds) => drive(floorPool, floorUrl.pathname, w.query, seconds) },
   ];
 
   // The same answer, from the same upstream calls.
@@ -168,10 +175,15 @@ async function main() {
     await post(memUrl, '/__sim/stats/reset', {});
     const fromApollo = await answer(apollo.url);
     const apolloCalls = ((await (await fetch(`${memUrl}/__sim/stats/served`)).json()) as string[]).length;
+    await post(memUrl, '/__sim/stats/reset', {});
+    const fromFloor = await answer(floor.url);
+    const floorPaths = ((await (await fetch(`${memUrl}/__sim/stats/served`)).json()) as string[]).sort();
     if (!isDeepStrictEqual(gatewayPaths, plainPaths)) throw new Error(`(${w.name}): the plain client's calls differ from the gateway's: ${gatewayPaths.slice(0, 3).join(' ')} / ${plainPaths.slice(0, 3).join(' ')}`);
     if (!isDeepStrictEqual(fromGateway, fromPlain)) throw new Error(`(${w.name}): the plain client's answer differs from the gateway's: ${JSON.stringify(fromPlain).slice(0, 300)} / ${JSON.stringify(fromGateway).slice(0, 300)}`);
     if (!isDeepStrictEqual(fromApollo, fromPlain)) throw new Error(`(${w.name}): Apollo's answer differs: ${JSON.stringify(fromApollo).slice(0, 300)}`);
-    console.log(`(${w.name}) ${w.description}: the three answers are equal; upstream calls: gateway and plain client ${gatewayPaths.length} (the same paths), Apollo ${apolloCalls}`);
+    if (!isDeepStrictEqual(fromFloor, fromPlain)) throw new Error(`(${w.name}): Yoga floor's answer differs: ${JSON.stringify(fromFloor).slice(0, 300)}`);
+    if (!isDeepStrictEqual(floorPaths, plainPaths)) throw new Error(`(${w.name}): Yoga floor's calls differ from the gateway's: ${floorPaths.slice(0, 3).join(' ')}`);
+    console.log(`(${w.name}) ${w.description}: the four answers are equal; upstream calls: gateway, plain client and Yoga floor ${gatewayPaths.length} (the same paths), Apollo ${apolloCalls}`);
   }
   const logLinesBefore = gateway.lines();
   gatewayRequests = 0;
@@ -216,6 +228,7 @@ async function main() {
 
   await gatewayPool.close();
   await apolloPool.close();
+  await floorPool.close();
   // The gateway drains and exits on SIGTERM (so that, e.g., NODE_OPTIONS=--cpu-prof in
   // --gateway-env writes its profile); the rest end with this process.
   await new Promise((resolve) => {
