@@ -47,7 +47,7 @@ logger.addSecret(config.clientSecret);
 process.on('unhandledRejection', (reason) => {
   logger.error('unhandled promise rejection', { error: reason });
 });
-const [{ startSimulator }, { assembleGateway }, { createHttpServer }] = await Promise.all([
+const [{ startSimulator }, { assembleGateway }, { createHttpServer, wholeBodies }] = await Promise.all([
   import('../simulator/app.js'), import('./assemble.js'), import('./http-server.js'),
 ]);
 let simulator: Simulator | null = null;
@@ -63,12 +63,13 @@ const { gateway, metrics, shared, close, serveWebSocket, endLiveOperations } = a
 /** Responses not yet finished: the in-flight requests a drain waits for. */
 const inFlight = new Set<http.ServerResponse>();
 // Timeouts for slow clients and the per-address connection bound: http-server.ts.
+const handle = wholeBodies(config.limits.maxBodyBytes, (req, res) => void gateway(req, res));
 const server = createHttpServer(config, (req, res) => {
   inFlight.add(res);
   res.once('close', () => inFlight.delete(res));
   // Draining: the client learns that this connection ends with this response.
   if (lifecycle.draining) res.setHeader('connection', 'close');
-  void gateway(req, res);
+  handle(req, res);
 });
 
 // GraphQL over WebSocket (graphql-transport-ws) on the same /graphql.

@@ -37,14 +37,14 @@ describe('compiled execution', () => {
     expect(executorOf('Hosts')).toEqual(['compiled']);
   });
 
-  it('learns the concrete type of a resource from the minimal list (which does not say it) before its type is asked', async () => {
-    const res = await h.query(`query MinimalTypes { tenant(id: "client_1") { resourceList { __typename resourceId } } }`);
+  it('learns the concrete type of a resource from the minimal list (which does not say it) before its type is asked (a small tenant)', async () => {
+    const res = await h.query(`query MinimalTypes { tenant(id: "client_2") { resourceList { __typename resourceId } } }`);
     expect(res.errors).toBeUndefined();
     const items = (res.data as { tenant: { resourceList: { __typename: string; resourceId: string }[] } }).tenant.resourceList;
     expect(items.length).toBeGreaterThan(3);
     expect(new Set(items.map((i) => i.__typename)).size).toBeGreaterThan(1);
     for (const item of items.slice(0, 6)) {
-      const detail = await h.query('query($id: ID!) { tenant(id: "client_1") { resource(id: $id) { __typename } } }', { id: item.resourceId });
+      const detail = await h.query('query($id: ID!) { tenant(id: "client_2") { resource(id: $id) { __typename } } }', { id: item.resourceId });
       expect((detail.data as { tenant: { resource: { __typename: string } } }).tenant.resource.__typename).toBe(item.__typename);
     }
     expect(executorOf('MinimalTypes')).toEqual(['compiled']);

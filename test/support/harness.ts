@@ -14,6 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import { assembleGateway } from '../../src/server/assemble.js';
+import { wholeBodies } from '../../src/server/http-server.js';
 import type { Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
 import type { GatewayMetrics } from '../../src/observability/metrics.js';
@@ -85,7 +86,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const tracing = createTracing(options.env ?? {});
   const assembled = await assembleGateway({ config, baseUrl, logger, tracing, wallClock: options.clock, timers: options.timers });
   const { gateway, client, metrics } = assembled;
-  const server = http.createServer(gateway);
+  const server = http.createServer(wholeBodies(config.limits.maxBodyBytes, (req, res) => void gateway(req, res)));
   assembled.serveWebSocket(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
