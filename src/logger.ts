@@ -37,25 +37,31 @@ function writeStdout(line: string): void {
 }
 process.once('exit', flushStdout);
 
+/**
+ * Credential-looking keys become '[redacted]' and errors their name and message, as the line is
+ * serialized (one pass, no copy of the fields).
+ */
+function redactingReplacer(key: string, value: unknown): unknown {
+  if (key !== '' && SECRET_KEYS.test(key)) return '[redacted]';
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  return value;
+}
+
+/** A bearer or basic credential in text; in a serialized line a space may be an escaped \t, \n or \r. */
+const CREDENTIAL_IN_TEXT = /(bearer|basic)(?:\s|\\[nrt])+[A-Za-z0-9._~+/=-]+/gi;
+
 export function createLogger(level: LogLevel, write: (line: string) => void = writeStdout): Logger {
+  /** Each registered secret as it appears in a serialized line: as is, and JSON-escaped when that differs. */
   const secrets = new Set<string>();
-  const redactText = (text: string): string => {
-    let out = text.replace(/(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]');
-    for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  /** Text redaction runs once on the whole serialized line, not on each of its strings. */
+  const redactLine = (line: string): string => {
+    let out = line.replace(CREDENTIAL_IN_TEXT, '$1 [redacted]');
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
     return out;
-  };
-  const redact = (value: unknown, depth = 0): unknown => {
-    if (typeof value === 'string') return redactText(value);
-    if (depth > 5 || value === null || typeof value !== 'object') return value;
-    if (value instanceof Error) return { name: value.name, message: redactText(value.message) };
-    if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1)]),
-    );
   };
   const log = (at: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
     if (ORDER[at] < ORDER[level]) return;
-    write(JSON.stringify({ level: at, time: new Date().toISOString(), msg: redactText(message), ...(redact(fields) as object) }));
+    write(redactLine(JSON.stringify({ level: at, time: new Date().toISOString(), msg: message, ...fields }, redactingReplacer)));
   };
   return {
     debug: log('debug'),
@@ -63,7 +69,9 @@ export function createLogger(level: LogLevel, write: (line: string) => void = wr
     warn: log('warn'),
     error: log('error'),
     addSecret(value) {
-      if (value) secrets.add(value);
+      if (!value || value.length < 4) return;
+      secrets.add(value);
+      secrets.add(JSON.stringify(value).slice(1, -1));
     },
   };
 }

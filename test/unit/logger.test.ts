@@ -15,6 +15,16 @@ describe('logger', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', authorization: '[redacted]', nested: { client_secret: '[redacted]' } });
   });
 
+  it('redacts a secret that serializes escaped, a credential after a tab or newline, and keys at any depth', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', (line) => lines.push(line));
+    logger.addSecret('pa"ss\\word');
+    logger.error('failed', { detail: 'sent pa"ss\\word', header: 'Bearer\tqqq.rrr', deep: { a: [{ password: 'p1' }] } });
+    expect(lines[0]).not.toContain('ss\\\\word');
+    expect(lines[0]).not.toContain('qqq.rrr');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ detail: 'sent [redacted]', deep: { a: [{ password: '[redacted]' }] } });
+  });
+
   it('respects the level', () => {
     const lines: string[] = [];
     const logger = createLogger('warn', (line) => lines.push(line));
