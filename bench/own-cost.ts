@@ -6,7 +6,8 @@
  *
  * - the plain client (bench/own-cost-plain.ts): undici, the gateway's exact upstream calls, the
  *   same answer built and serialized by hand;
- * - the gateway: its production start (`npm run build`, then `node dist/server/main.js`, NODE_ENV=production)
+ * - the gateway: its production start (`npm run build`, then npm run start:prod's command, `node
+ *   --max-semi-space-size=64 dist/server/main.js`, NODE_ENV=production)
  *   at its defaults (metrics on, the access log at info on a pipe this process drains and counts)
  *   but CACHE=false;
  * - Apollo Server 5 + @apollo/datasource-rest (bench/own-cost-apollo.ts), the same schema shape;
@@ -68,8 +69,8 @@ process.on('exit', () => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(1));
 
 /** A child started with `node --import tsx <script>`; resolves on the first stdout line matching `ready`. */
-async function start(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; url: string; lines: () => number }> {
-  const argv = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+async function start(script: string, env: Record<string, string>, ready: RegExp, nodeOptions: string[] = []): Promise<{ child: ChildProcess; url: string; lines: () => number }> {
+  const argv = [...nodeOptions, ...(script.endsWith('.ts') ? ['--import', 'tsx', script] : [script])];
   const child = spawn(process.execPath, argv, { env: { ...process.env, ...PRODUCTION, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let lines = 0;
@@ -128,7 +129,10 @@ async function main() {
 
   // The gateway as the README's production start runs it: compiled (no TypeScript loader), NODE_ENV=production.
   if (BUILD) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1', ...GATEWAY_ENV }, /ready at (http:\/\/\S+)/);
+  // Its node options are npm run start:prod's (the README's production start).
+  const startProd = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod']!;
+  const gatewayNodeOptions = startProd.split(/\s+/).filter((arg) => arg.startsWith('--'));
+  const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1', ...GATEWAY_ENV }, /ready at (http:\/\/\S+)/, gatewayNodeOptions);
   const apollo = await start('bench/own-cost-apollo.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
   const floor = await start('bench/own-cost-yoga-floor.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
   const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...PRODUCTION, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });

@@ -11,6 +11,11 @@ import type { Simulator } from '../simulator/app.js';
 import { rateLimitFromEnv, type RateLimitPatch } from '../simulator/settings.js';
 import type { Tracing } from '../observability/tracing.js';
 
+/** Whether node was started with this V8 option (on its command line or in NODE_OPTIONS). */
+function startedWith(option: string): boolean {
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg === option || arg.startsWith(`${option}=`));
+}
+
 /** After SIGTERM, an idle keep-alive connection may still carry one request (answered with Connection: close) for this long. */
 const IDLE_LINGER_MS = 1_000;
 
@@ -41,6 +46,13 @@ try {
 
 const logger = createLogger(config.logLevel);
 logger.addSecret(config.clientSecret);
+// A request's answers are garbage within milliseconds, but at V8's default young generation a
+// page of records still in flight when a scavenge comes is copied, then promoted: after a burst of
+// wide queries scavenges took 6-8 ms each and refilled the old space every few seconds, and a
+// list query cost 1.4x its CPU. The start commands size it (npm start, npm run start:prod).
+if (!startedWith('--max-semi-space-size')) {
+  logger.warn('node was started without --max-semi-space-size: start the gateway with `node --max-semi-space-size=64 dist/server/main.js` (npm run start:prod) or NODE_OPTIONS=--max-semi-space-size=64; at V8\'s default young generation the gateway spends much more CPU on garbage collection under load');
+}
 // A promise nobody awaited failed (a bug in fire-and-forget work): logged in the gateway's log
 // with what was open, and the process keeps serving, rather than every viewer and request
 // ending with it (Node's default for an unhandled rejection).

@@ -52,9 +52,10 @@ function cleanEnv(env: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env };
 }
 
-function startBuilt(env: Record<string, string>): GatewayProcess & { listens(): Promise<number> } {
+/** The documented production start (npm run start:prod's command); `nodeOptions: []` leaves out its V8 option. */
+function startBuilt(env: Record<string, string>, nodeOptions = ['--max-semi-space-size=64']): GatewayProcess & { listens(): Promise<number> } {
   const log = join(dir, `listens-${++probes}.log`);
-  const child = spawn(process.execPath, ['--import', LISTEN_PROBE, 'dist/server/main.js'], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', LISTEN_PROBE, 'dist/server/main.js'], {
     cwd: dir,
     env: cleanEnv({ LISTEN_LOG: log, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,6 +124,22 @@ describe('production start (the build under plain node, no dev dependencies)', (
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   });
+
+  it('says, once at start, when node was started without the young generation the start command gives it', async () => {
+    const warnings = async (nodeOptions?: string[]) => {
+      const p = startBuilt({ NODE_ENV: 'production', INVENTORY_API_URL: 'simulator', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, nodeOptions);
+      onTestFinished(() => void p.child.kill('SIGKILL'));
+      await p.ready;
+      p.child.kill('SIGTERM');
+      await p.exited;
+      return p.output().stdout.split('\n').filter((line) => line.includes('--max-semi-space-size'));
+    };
+    expect(await warnings()).toEqual([]);
+    const without = await warnings([]);
+    expect(without).toHaveLength(1);
+    expect(JSON.parse(without[0]!)).toMatchObject({ level: 'warn' });
+    expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).scripts['start:prod']).toBe('exec node --max-semi-space-size=64 dist/server/main.js');
+  }, 60_000);
 
   it.each([
     ['INVENTORY_API_URL', { NODE_ENV: 'production' }],

@@ -81,7 +81,7 @@ describe('SIGTERM to npm start', () => {
     const tree = descendants(p.child.pid!);
     const ps = execFileSync('ps', ['-o', 'pid=,args=', '-p', [p.child.pid!, ...tree].join(',')], { encoding: 'utf8' });
     // The gateway is a node process below npm (npm -> node with "exec"; a shell in between would not pass the signal on).
-    expect(ps).toMatch(/node --import tsx src\/server\/main\.ts/);
+    expect(ps).toMatch(/node --max-semi-space-size=64 --import tsx src\/server\/main\.ts/);
 
     // A health checker holding a keep-alive connection.
     const checker = new Client(url.origin, { keepAliveTimeout: 30_000 });

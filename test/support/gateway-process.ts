@@ -1,5 +1,5 @@
 /**
- * The gateway as a real process, as an operator runs it: `node --import tsx src/server/main.ts`,
+ * The gateway as a real process, as an operator runs it: `node --max-semi-space-size=64 --import tsx src/server/main.ts`,
  * or `npm start` (which execs the same). `ready` resolves with the GraphQL URL the process
  * prints; `exited` with its exit code.
  */
@@ -14,7 +14,7 @@ export interface GatewayProcess extends WatchedProcess {
 }
 
 export function startGatewayProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node'): GatewayProcess {
-  const [command, args] = how === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/server/main.ts']];
+  const [command, args] = how === 'npm start' ? ['npm', ['start']] : [process.execPath, ['--max-semi-space-size=64', '--import', 'tsx', 'src/server/main.ts']];
   return withReady(spawnWatched(command, args, { cwd: root, env: { ...process.env, ...env } }));
 }
 
