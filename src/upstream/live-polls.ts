@@ -20,6 +20,7 @@ import { isOutage, isRefusal } from './cache-entry.js';
 import type { UpstreamSession, SessionOptions, UpstreamRead } from './session.js';
 import { UpstreamError, UpstreamNotFound } from './errors.js';
 import { BACKGROUND } from './rate-window.js';
+import type { BackgroundBudget } from './rate-window.js';
 import { realTimers, type Timers } from '../core/timers.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
@@ -30,13 +31,6 @@ const POLL_SHARE = 0.8;
 
 /** What a poll's answer may take, on top of its period, before its entry counts as late. */
 const POLL_ANSWER_MS = 2_000;
-
-/** What a tenant's window of one category allows background work: its key and its calls per window. */
-export interface BackgroundBudget {
-  key: string;
-  callsPerWindow: number;
-  windowMs: number;
-}
 
 /** Why a poller woke its readers. */
 export type PollNews = 'changed' | 'outage' | 'recovered' | 'refused';

@@ -13,12 +13,11 @@
 import { DOCUMENTED_RATE_LIMITS, RATE_CATEGORIES, ROUTES, type RateCategory, type RouteName } from '../core/routes.js';
 import type { Logger } from '../logger.js';
 import {
-  announcementOf, available, BACKGROUND, windowKey, type Announcement, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
+  announcementOf, available, BACKGROUND, windowKey, type Announcement, type BackgroundBudget, type ClaimOutcome, type News, type RateBudgetSettings, type RateWindow, type Want, type WindowStore,
 } from './rate-window.js';
 import { RedisWindows, type ScriptRunner } from './rate-budget-redis.js';
 import { LocalWindows } from './rate-budget-local.js';
 import type { ResetTime } from './errors.js';
-import type { BackgroundBudget } from './live-polls.js';
 
 export { BACKGROUND } from './rate-window.js';
 export type { ClaimOutcome, RateBudgetSettings, Want } from './rate-window.js';

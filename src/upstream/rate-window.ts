@@ -22,6 +22,13 @@
  */
 import type { RateCategory } from '../core/routes.js';
 
+/** What a tenant's window of one category allows background work (live polls): its key and its calls per window. */
+export interface BackgroundBudget {
+  key: string;
+  callsPerWindow: number;
+  windowMs: number;
+}
+
 export interface RateWindow {
   limit: number;
   remaining: number;
