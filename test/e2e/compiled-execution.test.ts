@@ -81,6 +81,22 @@ describe('compiled execution', () => {
     expect(executorOf('TwoResources')).toEqual(['compiled']);
   });
 
+  it('merges a field selected twice, once under @skip or @include, as the specification says', async () => {
+    const query = `query Merged($x: Boolean!) { tenant(id: "client_1") {
+      resourceTypes { name ... on ResourceType @skip(if: $x) { number } }
+      ... on Tenant @include(if: $x) { resourceTypes { path } }
+      ...Levels @skip(if: $x)
+    } }
+    fragment Levels on Tenant { resourceTypes { levels } }`;
+    const types = (x: boolean) => h.query(query, { x }).then((r) => (r.data as { tenant: { resourceTypes: Record<string, unknown>[] } }).tenant.resourceTypes);
+    const skipped = await types(true);
+    const kept = await types(false);
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((t) => Object.keys(t).sort().join() === 'name,path')).toBe(true);
+    expect(kept.every((t) => Object.keys(t).sort().join() === 'levels,name,number')).toBe(true);
+    expect(executorOf('Merged')).toEqual(['compiled']);
+  });
+
   it('runs a mutation compiled', async () => {
     const page = await h.rest('client_1/resources/search?pageNo=1&pageSize=1');
     const id = (page.results as { id: string }[])[0]!.id;
