@@ -12,8 +12,8 @@
  *   but CACHE=false;
  * - Apollo Server 5 + @apollo/datasource-rest (bench/own-cost-apollo.ts), the same schema shape;
  * - Yoga's floor (bench/own-cost-yoga-floor.ts): Yoga with the gateway's compiled execution and
- *   nothing else, the same schema shape: what serving GraphQL with Yoga costs before the gateway's
- *   own work.
+ *   nothing else, the same schema shape and the gateway's node options: what serving GraphQL with
+ *   Yoga costs before the gateway's own work.
  *
  * For each latency and workload, the contenders take turns in --slices slices of
  * --seconds / --slices each (drift on a shared machine hits all alike), 10 clients each (a client:
@@ -134,7 +134,8 @@ async function main() {
   const gatewayNodeOptions = startProd.split(/\s+/).filter((arg) => arg.startsWith('--'));
   const gateway = await start('dist/server/main.js', { INVENTORY_API_URL: memUrl, INVENTORY_AUTH_MODE: 'none', CACHE: 'false', PORT: '0', HOST: '127.0.0.1', ...GATEWAY_ENV }, /ready at (http:\/\/\S+)/, gatewayNodeOptions);
   const apollo = await start('bench/own-cost-apollo.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
-  const floor = await start('bench/own-cost-yoga-floor.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/);
+  // The floor is the gateway's measuring stick: the same node options.
+  const floor = await start('bench/own-cost-yoga-floor.ts', { UPSTREAM_URL: memUrl }, /listening on (http:\/\/\S+)/, gatewayNodeOptions);
   const plainChild = fork('bench/own-cost-plain.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...PRODUCTION, UPSTREAM_URL: memUrl, DEVICE_IDS: JSON.stringify(ids) } });
   children.push(plainChild);
   await new Promise((resolve) => plainChild.once('message', resolve));
