@@ -17,9 +17,8 @@ export const TYPE_OF_KIND: Record<ResourceKind, string> = {
  * selection cannot tell the types apart (then the least specific one, at no cost).
  */
 export function resourceTypeName(view: ResourceView, ctx: GatewayContext, info: GraphQLResolveInfo, abstractTypeName: string): string | Promise<string> {
-  if (view.kind) return TYPE_OF_KIND[view.kind];
   // The live-query store walks a result again with a context of its own (no data source).
-  const known = (ctx.inventory as GatewayContext['inventory'] | undefined)?.knownKind(view);
+  const known = (ctx.inventory as GatewayContext['inventory'] | undefined)?.knownKind(view) ?? view.kind;
   if (known) return TYPE_OF_KIND[known];
   if (!selectionNeedsConcreteType(info, abstractTypeName)) return TYPE_OF_KIND[LEAST_SPECIFIC_KIND];
   return ctx.inventory.kind(view).then((kind) => TYPE_OF_KIND[kind]);
