@@ -10,11 +10,10 @@
  * --before-seconds=2 first, e.g. to see (a) after a burst of (b))
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { startSimulatorProcess } from './simulator-process.js';
 import { workloads } from './own-cost-workloads.js';
+import { cpuMs, drive as driveClients } from './own-cost-load.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2) as [string, string]));
 const VARIANTS = JSON.parse(args.get('variants') ?? '[{}]') as Record<string, string>[];
@@ -23,12 +22,6 @@ const ROUNDS = Number(args.get('rounds') ?? 3);
 const SECONDS = Number(args.get('seconds') ?? 3);
 const BEFORE = (args.get('before') ?? '').split(',').filter(Boolean);
 const CONNECTIONS = 10;
-
-const cpuMs = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 
 const upstream = await startSimulatorProcess({ memory: true });
 const ids = ((await (await fetch(`${upstream.url}/api/v2/tenants/client_1/resources/search?pageSize=20&queryString=type:DEVICE`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
@@ -51,19 +44,11 @@ const gateways = await Promise.all(VARIANTS.map(async ({ dist = 'dist', node = '
   return { name: JSON.stringify({ dist, node, ...settings }), pid: child.pid!, pool: new Pool(url.origin, { connections: CONNECTIONS }), path: url.pathname };
 }));
 
+/** The variant's clients for `seconds` (own-cost-load.ts); an answer with errors ends the bench. */
 async function drive(gateway: (typeof gateways)[number], query: string, seconds: number): Promise<number> {
-  const body = JSON.stringify({ query });
-  const end = performance.now() + seconds * 1000;
-  let answered = 0;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < end) {
-      const res = await gateway.pool.request({ path: gateway.path, method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || text.includes('"errors"')) throw new Error(`${gateway.name}: ${text.slice(0, 300)}`);
-      answered++;
-    }
-  }));
-  return answered;
+  const run = await driveClients(gateway.pool, gateway.path, query, seconds, CONNECTIONS);
+  if (run.errors > 0) throw new Error(`${gateway.name}: ${run.errors} answers with errors`);
+  return run.requests;
 }
 
 for (const name of BEFORE) for (const g of gateways) await drive(g, all.find((w) => w.name === name)!.query, Number(args.get('before-seconds') ?? 2));

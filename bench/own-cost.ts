@@ -30,10 +30,10 @@
 import { execFileSync, spawn, fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { Pool } from 'undici';
 import { workloads, type Workload } from './own-cost-workloads.js';
+import { cpuMs, drive as driveClients, type Run } from './own-cost-load.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -48,18 +48,8 @@ const PRODUCTION = { NODE_ENV: 'production' };
 const GATEWAY_ENV = Object.fromEntries((args.get('gateway-env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 /** --build=false: use the dist/ already built (npm run build) rather than building it first. */
 const BUILD = args.get('build') !== 'false';
-/** Linux's clock ticks per second for /proc/<pid>/stat (getconf CLK_TCK). */
-const CLK_TCK = 100;
-
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
-
-/** CPU milliseconds a process has used (user + system), from /proc. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
 
 /** Every child this bench started: ended with it, however it ends. */
 const children: ChildProcess[] = [];
@@ -92,27 +82,8 @@ async function start(script: string, env: Record<string, string>, ready: RegExp,
   return { child, url, lines: () => lines };
 }
 
-interface Run { requests: number; seconds: number; p50: number; errors: number }
-
-/** CONNECTIONS clients, each posting the query again as soon as its answer is read, for `seconds`. */
-async function drive(pool: Pool, path: string, query: string, seconds: number): Promise<Run> {
-  const body = JSON.stringify({ query });
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  const times: number[] = [];
-  let errors = 0;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const text = await res.body.text();
-      if (res.statusCode !== 200 || text.startsWith('{"errors"') || text.includes('"errors":[')) errors++;
-      times.push(performance.now() - t);
-    }
-  }));
-  times.sort((x, y) => x - y);
-  return { requests: times.length, seconds: (performance.now() - started) / 1000, p50: times[Math.floor(times.length / 2)] ?? NaN, errors };
-}
+/** CONNECTIONS clients posting the query for `seconds` (own-cost-load.ts). */
+const drive = (pool: Pool, path: string, query: string, seconds: number): Promise<Run> => driveClients(pool, path, query, seconds, CONNECTIONS);
 
 async function post(url: string, path: string, body: unknown): Promise<any> {
   return (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
