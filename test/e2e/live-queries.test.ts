@@ -94,13 +94,15 @@ async function changeAtUpstream(h: Harness, id: string, aliasName: string): Prom
 const sseClient = (h: Harness, headers: Record<string, string> = {}) => createSseClient({ url: h.url, singleConnection: false, headers, retryAttempts: 0 });
 const wsClient = (h: Harness) => createWsClient({ url: h.url.replace('http', 'ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
 
-describe('live queries with a 1 s poll period (change arrival)', () => {
+describe('live queries at their default poll periods (change arrival)', () => {
   let h: Harness;
-  // Polls on a test clock: "within two poll periods" is counted in polls, not in a busy machine's seconds.
+  // Polls on a test clock: "within two poll periods" is counted in polls, not in a busy machine's
+  // seconds, so the defaults (a resource's detail every 30 s, a search every 5 s) cost no waiting.
   const clock = testClock(Date.UTC(2026, 10, 26, 12, 0, 0));
-  const PERIOD_MS = 1_000;
+  /** The default poll period of a live resource card (its detail read) and of a dashboard (its search read). */
+  const period = (read: 'detail' | 'search') => h.config.live.pollIntervalMs[read];
   beforeAll(async () => {
-    h = await startHarness({ env: { LIVE_POLL_INTERVAL_S: '1' }, clock: clock.now, timers: clock.timers });
+    h = await startHarness({ clock: clock.now, timers: clock.timers });
   });
   afterAll(() => h.close());
 
@@ -111,9 +113,9 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     expect(first.revision).toBe(1);
     expect(first.data!.tenant.resource.resourceId).toBe(r.id);
     await changeAtUpstream(h, r.id, 'live-alias-1');
-    const { payload: second, afterMs } = await nextAsClockPasses(stream, clock, 2 * PERIOD_MS);
-    console.log(`change at the upstream reached the SSE viewer after ${afterMs} ms of the test clock (period ${PERIOD_MS} ms)`);
-    expect(afterMs).toBeLessThanOrEqual(2 * PERIOD_MS);
+    const { payload: second, afterMs } = await nextAsClockPasses(stream, clock, 2 * period('detail'));
+    console.log(`change at the upstream reached the SSE viewer after ${afterMs} ms of the test clock (period ${period('detail')} ms)`);
+    expect(afterMs).toBeLessThanOrEqual(2 * period('detail'));
     expect(second.revision).toBe(2);
     expect(second.data).toBeUndefined();
     expect(second.patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'live-alias-1' }]);
@@ -130,8 +132,8 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     const first = (await stream.next()) as Payload;
     expect(first.data!.tenant.resource.resourceId).toBe(r.id);
     await changeAtUpstream(h, r.id, 'ws-alias');
-    const { payload: second, afterMs } = await nextAsClockPasses(stream, clock, 2 * PERIOD_MS);
-    expect(afterMs).toBeLessThanOrEqual(2 * PERIOD_MS);
+    const { payload: second, afterMs } = await nextAsClockPasses(stream, clock, 2 * period('detail'));
+    expect(afterMs).toBeLessThanOrEqual(2 * period('detail'));
     expect(applyJSONPatch(structuredClone(first.data!), second.patch as never)).toEqual((await h.query(DETAIL.replace('@live', ''), { id: r.id })).data);
     await stream.close();
     await client.dispose();
@@ -176,7 +178,7 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     expect(seen).toHaveLength(1);
     await changeAtUpstream(h, r.id, 'urql-alias');
     const changedAt = clock.now();
-    while (!seen.includes('urql-alias') && (await clock.step(changedAt + 2 * PERIOD_MS))) await until(() => seen.includes('urql-alias'), 3_000);
+    while (!seen.includes('urql-alias') && (await clock.step(changedAt + 2 * period('detail')))) await until(() => seen.includes('urql-alias'), 3_000);
     expect(seen.at(-1)).toBe('urql-alias');
     subscription.unsubscribe();
   });
@@ -188,7 +190,7 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
       for (const first of firsts) expect((first as Payload).data!.tenant.resources.nodes).toHaveLength(20);
       const pollers = h.live.polls.size;
       h.simulator.resetStats();
-      await clock.pass(3 * PERIOD_MS + 300);
+      await clock.pass(3 * period('search') + 300);
       const calls = h.simulator.stats().totalCalls;
       return { streams, pollers, calls };
     };
@@ -198,8 +200,8 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     expect(h.live.polls.size).toBe(0);
     const hundred = await measure(100);
     expect(h.live.openOperations).toBe(100);
-    // One search read: one poller whatever the number of viewers, about one poll a second.
-    console.log(`live dashboard, 1 s period, 3.3 s of the test clock: 1 viewer ${one.calls} upstream calls (${one.pollers} poller), 100 viewers ${hundred.calls} calls (${hundred.pollers} poller)`);
+    // One search read: one poller whatever the number of viewers, about one poll a period.
+    console.log(`live dashboard, ${period('search')} ms period, ${3 * period('search') + 300} ms of the test clock: 1 viewer ${one.calls} upstream calls (${one.pollers} poller), 100 viewers ${hundred.calls} calls (${hundred.pollers} poller)`);
     expect(hundred.pollers).toBe(1);
     const metrics = await (await fetch(new URL('/metrics', h.url))).text();
     expect(metrics).toMatch(/^gateway_live_operations 100$/m);
@@ -212,12 +214,12 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     expect(h.live.openOperations).toBe(0);
     expect(h.live.polls.size).toBe(0);
     h.simulator.resetStats();
-    await clock.pass(2 * PERIOD_MS + 200);
+    await clock.pass(2 * period('search') + 200);
     expect(upstreamCalls(h)).toEqual({});
   });
 
   it('a resource that disappears upstream becomes null for its viewers', async () => {
-    const stack = await startHarness({ env: { LIVE_POLL_INTERVAL_S: '1' }, clock: clock.now, timers: clock.timers });
+    const stack = await startHarness({ clock: clock.now, timers: clock.timers });
     try {
       const gone = stack.simulator.dataset.tenants.get(TENANT)!.resources.at(-1)!;
       const stream = reader(sseClient(stack).iterate({ query: DETAIL, variables: { id: gone.id } }));
@@ -225,7 +227,7 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
       expect(first.data!.tenant.resource.resourceId).toBe(gone.id);
       // A smaller data set: the last resources are no more (the detail answers 404).
       stack.simulator.configure({ size: 10 });
-      const { payload: next } = await nextAsClockPasses(stream, clock, 2 * PERIOD_MS);
+      const { payload: next } = await nextAsClockPasses(stream, clock, 2 * stack.config.live.pollIntervalMs.detail);
       // Here the full result is the smaller payload.
       expect(next.patch).toBeUndefined();
       expect(next.data).toEqual({ tenant: { resource: null } });
@@ -241,7 +243,7 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     const first = (await stream.next()) as Payload;
     expect(first.extensions?.stale).toBeUndefined();
     h.simulator.configure({ failureRate: 1, failureKinds: ['503'] });
-    const { payload: stale } = await nextAsClockPasses(stream, clock, 15_000);
+    const { payload: stale } = await nextAsClockPasses(stream, clock, 2 * period('detail'));
     // The data stands (an empty patch), the payload says it is stale because the upstream fails.
     expect(stale.patch).toEqual([]);
     expect(stale.extensions!.stale.reason).toBe('upstream-error');
@@ -250,7 +252,7 @@ describe('live queries with a 1 s poll period (change arrival)', () => {
     await changeAtUpstream(h, r.id, 'after-outage');
     // Backed off behind the failures, the poller finds the upstream again and the change arrives.
     let recovered: Payload | undefined;
-    for (let i = 0; i < 3 && !recovered?.patch?.some((p) => p.value === 'after-outage'); i++) recovered = (await nextAsClockPasses(stream, clock, 15_000)).payload;
+    for (let i = 0; i < 3 && !recovered?.patch?.some((p) => p.value === 'after-outage'); i++) recovered = (await nextAsClockPasses(stream, clock, 8 * period('detail'))).payload;
     expect(recovered!.patch).toContainEqual({ op: 'replace', path: '/tenant/resource/aliasName', value: 'after-outage' });
     expect(recovered!.extensions?.stale).toBeUndefined();
     await stream.close();
