@@ -9,7 +9,7 @@ import { applyJSONPatch, applyLiveQueryJSONPatch } from '@n1ru4l/graphql-live-qu
 import { Client as UrqlClient, fetchExchange } from '@urql/core';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { startHarness, upstreamCalls, type Harness } from '../support/harness.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -532,6 +532,8 @@ describe('the gateway process', () => {
     const simulator = await startSimulator({ port: 0, rateLimit: { enabled: false } }); // about SIGTERM, not throttling
     try {
       const p = startGatewayProcess({ LOG_LEVEL: 'warn', PORT: '0', INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none' });
+      // A failing assertion before the SIGTERM must not leave the process running.
+      onTestFinished(() => void p.child.kill('SIGKILL'));
       const url = (await p.ready).href;
       const id = simulator.dataset.tenants.get(TENANT)!.resources[0]!.id;
       const sse = reader(createSseClient({ url, singleConnection: false, retryAttempts: 0 }).iterate({ query: DETAIL, variables: { id } }));
