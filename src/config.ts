@@ -3,11 +3,13 @@ import {
   boolSetting, ConfigError, federationSecretSetting, intSetting, mapValues, redisSetting, trustedDocumentsSetting, upstreamSetting, urlSetting,
   type Env, type RedisSettings,
 } from './config-readers.js';
+import { identitySetting, type IdentitySettings } from './identity/settings.js';
 import { DOCUMENTED_RATE_LIMITS, parseCategoryLimits, ttlSettings, type CachedRoute, type RateCategory } from './core/routes.js';
 
 export type AuthMode = 'passthrough' | 'client-credentials' | 'none';
 
 export type { CachedRoute } from './core/routes.js';
+export type { IdentitySettings } from './identity/settings.js';
 export { bareHash, ConfigError, SIMULATOR_UPSTREAM, type RedisSettings } from './config-readers.js';
 
 export interface CacheSettings {
@@ -100,7 +102,12 @@ export interface GatewayConfig {
   live: LiveSettings;
   /** The upstream's rate limits (src/upstream/rate-budget.ts); null: not budgeted (UPSTREAM_RATE_LIMITS=off). */
   rateLimits: RateLimitSettings | null;
+  /** Who is asking (src/identity/): the callers' OpenID issuers and what their tokens must say; null: no inbound identity. */
+  identity: IdentitySettings | null;
+  /** AUTH=off: no inbound identity on purpose (something in front of the gateway authenticates); main.ts warns at start. */
+  identityOff: boolean;
 }
+
 
 export interface RateLimitSettings {
   /** Each category's limit per tenant and window until the upstream's headers say it. */
@@ -202,6 +209,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     throw new ConfigError('INVENTORY_CLIENT_ID and INVENTORY_CLIENT_SECRET are required with INVENTORY_AUTH_MODE=client-credentials');
   }
   requireScopeSecret(env, production, authRaw);
+  const identity = identitySetting(env, production, authRaw);
   const tokenUrl = urlSetting(env, 'INVENTORY_TOKEN_URL');
   const maxPageSize = intSetting(env, 'MAX_PAGE_SIZE', 500, 1, 10_000);
   const defaultPageSize = intSetting(env, 'DEFAULT_PAGE_SIZE', 50, 1, 10_000);
@@ -280,5 +288,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     redis: redisSetting(env),
     live: liveSetting(env),
     rateLimits,
+    ...identity,
   };
 }

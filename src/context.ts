@@ -6,6 +6,7 @@ import type { ObservedOperation } from './observability/plugin.js';
 import type { UpstreamSession } from './upstream/client.js';
 import type { OperationStats } from './core/operation-stats.js';
 import type { UpstreamEstimate } from './core/call-count.js';
+import type { Identity, TenantAccess } from './identity/access.js';
 
 export interface GatewayContext {
   config: GatewayConfig;
@@ -16,6 +17,10 @@ export interface GatewayContext {
   stats: OperationStats;
   /** Who the operation comes from (core/caller.ts callerKey), digested once per operation: admission and live-query bounds key on it. */
   callerKey: string;
+  /** The signed-in caller (src/identity/); null without inbound identity. */
+  identity: Identity | null;
+  /** What the caller may do to which tenant: the session checks it before the cache and every call. */
+  access: TenantAccess;
   logger: Logger;
   /** Upstream calls the operation may make, estimated before execution (set by the limits plugin). */
   estimatedUpstreamCalls?: number;

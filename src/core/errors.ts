@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 export type GatewayErrorCode =
   | 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'RATE_LIMITED' | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_BAD_RESPONSE' | 'OPERATION_TOO_EXPENSIVE' | 'CLIENT_CLOSED_REQUEST'
-  | 'OVERLOADED';
+  | 'OVERLOADED' | 'IDENTITY_PROVIDER_UNAVAILABLE';
 
 export function gatewayError(code: GatewayErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...extensions } });

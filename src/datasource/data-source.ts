@@ -52,8 +52,11 @@ export class InventoryDataSource {
 
   // ---- tenants and lists (lists.ts) -------------------------------------------------------
 
+  /** A tenant the caller may read (FORBIDDEN otherwise, the same for an unknown one): made without an upstream call. */
   tenant(id: string): TenantShape {
-    return { id: checkTenantId(id) };
+    const tenantId = checkTenantId(id);
+    this.session.authorize(tenantId, 'read');
+    return { id: tenantId };
   }
 
   searchResources(tenantId: string, args: ResourceSearchArgs): Promise<ConnectionShape<ResourceView> | null> {
@@ -131,7 +134,10 @@ export class InventoryDataSource {
 
   // ---- the update (update.ts) -----------------------------------------------------------------
 
-  updateResource(input: UpdateResourceInput): Promise<UpdatePayload> {
+  async updateResource(input: UpdateResourceInput): Promise<UpdatePayload> {
+    // Refused before the input is looked at: a caller without the right learns nothing of the tenant.
+    // (Without a tenant the input is refused as userErrors, with no call.)
+    if (input.tenantId != null) this.session.authorize(String(input.tenantId), 'write');
     return updateResource(this.session, this.reads, input);
   }
 

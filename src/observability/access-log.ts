@@ -20,6 +20,8 @@ export interface AccessLogEntry {
   upstreamCalls: number;
   upstreamRetries: number;
   errorCodes: string[];
+  /** The signed-in caller's subject (`sub`), never its token. */
+  subject?: string;
   traceId?: string;
 }
 
@@ -35,6 +37,7 @@ export function writeAccessLog(logger: Logger, entry: AccessLogEntry): void {
     upstreamCalls: entry.upstreamCalls,
     upstreamRetries: entry.upstreamRetries,
     errorCodes: entry.errorCodes,
+    subject: entry.subject,
     traceId: entry.traceId,
   });
 }

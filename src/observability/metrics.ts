@@ -73,6 +73,7 @@ export class GatewayMetrics {
   private readonly loaderHits: Counter;
   private readonly rateLimitedOperations: Counter<'outcome'>;
   private readonly loaderMisses: Counter;
+  private readonly authRefusals: Counter<'reason'>;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -84,6 +85,7 @@ export class GatewayMetrics {
     this.retries = new Counter({ name: 'upstream_retries_total', help: 'Upstream retries by route and the reason of the failed attempt (HTTP status, timeout, connection).', labelNames: ['route', 'reason'], registers });
     this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call.', registers });
     this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight).', labelNames: ['route', 'result'], registers });
+    this.authRefusals = new Counter({ name: 'gateway_auth_refusals_total', help: 'Requests refused by inbound identity, by reason: a token refused (TOKEN_MISSING, TOKEN_EXPIRED, BAD_SIGNATURE...: HTTP 401), IDENTITY_PROVIDER_UNAVAILABLE (no keys yet: 503), and FORBIDDEN fields (TENANT_NOT_GRANTED, SCOPE_MISSING).', labelNames: ['reason'], registers });
     this.loaderMisses = new Counter({ name: 'graphql_loader_misses_total', help: 'DataLoader misses: loads that went upstream.', registers });
     // collect() runs with the metric as `this`: the sources are read through this closure.
     const source = (): MetricSources | null => this.sources;
@@ -131,6 +133,11 @@ export class GatewayMetrics {
         for (const [reason, n] of Object.entries(shed ?? {})) this.inc({ reason }, n);
       },
     });
+  }
+
+  /** A request or field refused by inbound identity (src/server/authentication.ts), by reason. */
+  authRefusal(reason: string): void {
+    this.authRefusals.inc({ reason });
   }
 
   /** An operation the rate-limit budget could not cover: answered from the cache, or refused (RATE_LIMITED). */

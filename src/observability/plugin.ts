@@ -37,6 +37,8 @@ interface ObservedRequest {
   processed: boolean;
   /** When the first result was processed (performance.now()). */
   firstResultAt?: number;
+  /** The signed-in caller's subject (never its token). */
+  subject?: string;
 }
 
 export interface ObservabilityOptions {
@@ -54,9 +56,10 @@ export class Observability {
 
   constructor(readonly options: ObservabilityOptions) {}
 
-  /** Called by the context factory: the operation's span starts, parented on the incoming traceparent. */
-  startOperation(request: Request, params: { query?: string; operationName?: string } | undefined, stats: OperationStats): ObservedOperation {
+  /** Called by the context factory: the operation's span starts, parented on the incoming traceparent; `subject`: the signed-in caller (enduser.id). */
+  startOperation(request: Request, params: { query?: string; operationName?: string } | undefined, stats: OperationStats, subject?: string): ObservedOperation {
     const observed = this.requests.get(request);
+    if (observed && subject !== undefined) observed.subject = subject;
     const { tracing } = this.options;
     const name = typeof params?.operationName === 'string' && params.operationName !== '' ? params.operationName : null;
     // Only the operation span carries the hash: without tracing, no digest of every document.
@@ -65,7 +68,7 @@ export class Observability {
     let context: Context = ROOT_CONTEXT;
     if (tracing) {
       const parent = observed?.parent ?? ROOT_CONTEXT;
-      span = tracing.tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, attributes: { ...(hash ? { 'graphql.document.hash': hash } : {}), ...(observed ? { 'gateway.request_id': observed.id } : {}) } }, parent);
+      span = tracing.tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, attributes: { ...(hash ? { 'graphql.document.hash': hash } : {}), ...(observed ? { 'gateway.request_id': observed.id } : {}), ...(subject !== undefined ? { 'enduser.id': subject } : {}) } }, parent);
       context = trace.setSpan(parent, span);
     }
     const operation: ObservedOperation = { trace: context, span, name, type: 'unknown', hash, stats, outcome: 'ok', codes: [] };
@@ -173,6 +176,7 @@ export class Observability {
       upstreamCalls,
       upstreamRetries,
       errorCodes: [...observed.errorCodes],
+      ...(observed.subject !== undefined ? { subject: observed.subject } : {}),
       ...(first ? { traceId: first.spanContext().traceId } : {}),
     });
     return observed.id;

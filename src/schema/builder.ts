@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context.js';
 import type { NodeKind } from '../core/node-key.js';
 import { decodeGlobalId, encodeGlobalId, nodeKey } from './global-id.js';
 import { nodeTypeName } from './node-type.js';
+import { FEDERATION_RIGHTS } from '../identity/access.js';
 
 export interface GatewaySchemaTypes {
   Context: GatewayContext;
@@ -33,12 +34,14 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
     // Shareable: a second Relay-style subgraph defines node, nodes and PageInfo too.
     nodeQueryOptions: {
       shareable: true,
-      description: 'The object with this global id, or null when it no longer exists. Costs what a lookup of that object costs (a resource: its detail read).',
+      ...FEDERATION_RIGHTS.read,
+      description: 'The object with this global id, or null when it no longer exists. Costs what a lookup of that object costs (a resource: its detail read). With sign-in, an object of a tenant the caller may not read is null with a FORBIDDEN error.',
       resolve: (_root, args, ctx) => ctx.inventory.node(nodeKey(args.id.typename, args.id.id)),
     },
     nodesQueryOptions: {
       shareable: true,
-      description: 'The objects with these global ids, in order (null where one no longer exists). Lookups are batched and never repeated for the same object.',
+      ...FEDERATION_RIGHTS.read,
+      description: 'The objects with these global ids, in order (null where one no longer exists). Lookups are batched and never repeated for the same object. With sign-in, each object of a tenant the caller may not read is null with a FORBIDDEN error of its own; the others stand.',
       resolve: (_root, args, ctx) => args.ids.map((id) => ctx.inventory.node(nodeKey(id.typename, id.id))),
     },
     pageInfoTypeOptions: { description: 'Where a page is in the whole list.' },

@@ -17,6 +17,8 @@ import { connectUpdates } from './live-updates.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
 import type { Timers } from '../core/timers.js';
+import { TokenVerifier } from '../identity/verifier.js';
+import { Authentication } from './authentication.js';
 
 export interface AssembleOptions {
   config: GatewayConfig;
@@ -71,7 +73,11 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const admission = new AdmissionController(config);
   const live = new LiveQueries({ config, client, admission, logger, wallClock: options.wallClock, timers: options.timers });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);
-  const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle, admission, live });
+  // Inbound identity (AUTH_ISSUERS): the providers' keys are fetched in the background; until they are held, tokens get 503.
+  const verifier = config.identity ? new TokenVerifier(config.identity, logger) : null;
+  verifier?.start();
+  const authentication = new Authentication(verifier, config.identity, metrics);
+  const gateway = createGateway({ config, client, logger, lifecycle: options.lifecycle, admission, live, authentication });
   const webSockets: WebSocketEndpoint[] = [];
   const endLiveOperations = async () => {
     disconnectUpdates();
@@ -82,7 +88,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
     gateway,
     live,
     serveWebSocket(server) {
-      webSockets.push(serveWebSocket(server, gateway, config));
+      webSockets.push(serveWebSocket(server, gateway, config, authentication));
     },
     client,
     metrics,
@@ -92,6 +98,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
     async close({ cut = false } = {}) {
       // Live streams end first (they would hold their responses open), then the sockets.
       await endLiveOperations();
+      verifier?.close();
       await Promise.allSettled([tracing?.shutdown(), client.close(), cut ? dispatcher.destroy() : dispatcher.close(), shared?.close()]);
     },
   };

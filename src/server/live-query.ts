@@ -232,7 +232,7 @@ export class LiveQueries {
     const authorization = ctx.request?.headers.get('authorization') ?? null;
     const credential = config.authMode === 'passthrough' ? operation.caller : 'gateway';
     const perOperation = operationContext({ client, config, logger }, {
-      authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller,
+      authorization, signal, trace: ctx.observed?.trace, callerKey: operation.caller, access: ctx.access,
       // Reads the viewers' pollers keep fresh are fresh for the period the viewers were told.
       polledEvery: (path) => this.polls.freshForMs(LivePolls.keyOf(credential, path)),
       onRead: (read, value, path) => {

@@ -53,6 +53,9 @@ logger.addSecret(config.clientSecret);
 if (!startedWith('--max-semi-space-size')) {
   logger.warn('node was started without --max-semi-space-size: start the gateway with `node --max-semi-space-size=64 dist/server/main.js` (npm run start:prod) or NODE_OPTIONS=--max-semi-space-size=64; at V8\'s default young generation the gateway spends much more CPU on garbage collection under load');
 }
+if (config.identityOff) {
+  logger.warn('AUTH=off: the gateway does not check who is asking; every caller that reaches it may read and change every tenant its upstream credential covers. Only run it so behind something that authenticates callers.');
+}
 // A promise nobody awaited failed (a bug in fire-and-forget work): logged in the gateway's log
 // with what was open, and the process keeps serving, rather than every viewer and request
 // ending with it (Node's default for an unhandled rejection).
@@ -95,7 +98,7 @@ server.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const upstream = simulator ? `embedded simulator at ${simulator.url}` : baseUrl;
   const cache = !config.cache ? 'off' : shared ? 'in-process + Redis' : 'in-process';
-  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode}, cache: ${cache}, metrics: ${metrics ? '/metrics' : 'off'}, tracing: ${tracing ? tracing.url : 'off'})`);
+  console.log(`Inventory GraphQL gateway ready at http://localhost:${port}/graphql (upstream: ${upstream}, auth: ${config.authMode}, sign-in: ${config.identity ? config.identity.issuers.join(' ') : config.identityOff ? 'off (AUTH=off)' : 'none'}, cache: ${cache}, metrics: ${metrics ? '/metrics' : 'off'}, tracing: ${tracing ? tracing.url : 'off'})`);
 });
 
 let stopping = false;

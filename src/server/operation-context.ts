@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import type { SessionOptions } from '../upstream/session.js';
 import { budgetCaller } from '../core/caller.js';
+import type { TenantAccess } from '../identity/access.js';
 
 export interface OperationContext {
   session: UpstreamSession;
@@ -21,7 +22,7 @@ export interface OperationContext {
 
 export function operationContext(
   { client, config, logger }: { client: UpstreamClient; config: GatewayConfig; logger: Logger },
-  options: Omit<SessionOptions, 'stats' | 'caller'> & { callerKey: string },
+  options: Omit<SessionOptions, 'stats' | 'caller' | 'access'> & { callerKey: string; access: TenantAccess },
   stats = new OperationStats(),
 ): OperationContext {
   const { callerKey, ...sessionOptions } = options;

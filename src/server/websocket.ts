@@ -14,6 +14,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { GatewayConfig } from '../config.js';
 import { trustedDocumentOf } from './trusted-documents.js';
 import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.js';
+import { atTime, tokenExpired, type Authentication } from './authentication.js';
 
 interface Enveloped {
   execute(args: ExecutionArgs): unknown;
@@ -39,6 +40,18 @@ function resultWithoutHttp(result: ExecutionResult): ExecutionResult {
 
 /** Close code for a server going away (RFC 6455). */
 const GOING_AWAY = 1001;
+/** graphql-ws's Unauthorized: its clients do not retry a refused token. */
+const UNAUTHORIZED = 4401;
+/** graphql-ws's Forbidden, which its clients retry (calling connectionParams again): the token expired, a fresh one carries on. */
+const TOKEN_EXPIRED_CLOSE = 4403;
+/** Try again later (RFC 6455): the identity provider's keys are not loaded yet; graphql-ws clients retry. */
+const TRY_AGAIN_LATER = 1013;
+
+/** The connection's token: its `authorization` connection parameter, else the upgrade request's header. */
+function connectionAuthorization(connectionParams: Record<string, unknown> | undefined, upgrade: http.IncomingMessage): string | undefined {
+  const given = connectionParams?.authorization ?? connectionParams?.Authorization;
+  return typeof given === 'string' ? given : upgrade.headers.authorization;
+}
 
 export interface WebSocketEndpoint {
   /** Ends every connection (their operations end with them). */
@@ -80,7 +93,7 @@ interface SocketOperation {
 /** The status an operation over WebSocket is logged with: that of its connection's upgrade. */
 const SWITCHING_PROTOCOLS = 101;
 
-export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig): WebSocketEndpoint {
+export function serveWebSocket(server: http.Server, gateway: Gateway, config: GatewayConfig, authentication: Authentication): WebSocketEndpoint {
   const observability = gatewayObservability(gateway);
   /** The operation's access log line and metrics (timed to its first result once it ran). */
   const logEnd = (request: Request, ran: boolean) => observability.close(request, SWITCHING_PROTOCOLS, 'WS', ran);
@@ -110,9 +123,32 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
     execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
     subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
     // false: the socket is closed with 4403 Forbidden.
-    onConnect: (ctx) => {
+    onConnect: async (ctx) => {
       if (!originAllowed(config, ctx.extra.request.headers.origin, ctx.extra.request.headers.host)) return false;
       const socket = ctx.extra.socket;
+      if (authentication.enabled) {
+        // The connection's token, judged once here (each operation is judged again, from the verified tokens kept).
+        const authorization = connectionAuthorization(ctx.connectionParams, ctx.extra.request);
+        const probe = new Request('http://localhost/graphql', { headers: authorization ? { authorization } : {} });
+        const refusal = await authentication.authenticate(probe);
+        if (refusal) {
+          const unavailable = refusal.extensions.code === 'IDENTITY_PROVIDER_UNAVAILABLE';
+          socket.close(unavailable ? TRY_AGAIN_LATER : UNAUTHORIZED, `${String(refusal.extensions.code)}: ${String(refusal.extensions.reason ?? refusal.message)}`);
+          return false;
+        }
+        // The connection ends with its token: each open operation gets one UNAUTHENTICATED, then the
+        // socket closes with a code graphql-ws clients retry with fresh connection parameters.
+        const expiresAtMs = authentication.identityOf(probe)?.expiresAtMs;
+        if (expiresAtMs !== undefined) {
+          const cancel = atTime(expiresAtMs, () => {
+            for (const id of operations.get(socket)?.keys() ?? []) {
+              socket.send(JSON.stringify({ id, type: 'next', payload: { errors: [{ message: tokenExpired().message, extensions: tokenExpired().extensions }] } }));
+            }
+            socket.close(TOKEN_EXPIRED_CLOSE, 'UNAUTHENTICATED: TOKEN_EXPIRED');
+          });
+          socket.once('close', cancel);
+        }
+      }
       const own = new Map<string, SocketOperation>();
       operations.set(socket, own);
       socket.on('message', (data: Buffer) => {
@@ -154,8 +190,8 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       const headers = new Headers();
       // Not the upgrade's x-request-id: each operation of the connection gets a request id of its own.
       for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string' && name !== 'x-request-id') headers.set(name, value);
-      const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
-      if (typeof authorization === 'string') headers.set('authorization', authorization);
+      const authorization = connectionAuthorization(ctx.connectionParams, upgrade);
+      if (authorization !== undefined) headers.set('authorization', authorization);
       const controller = new AbortController();
       const request = new Request(`http://${upgrade.headers.host ?? 'localhost'}/graphql`, { method: 'POST', headers, signal: controller.signal });
       observability.open(request);
@@ -175,6 +211,8 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
       }
 
       async function prepare() {
+        const refusal = await authentication.authenticate(request);
+        if (refusal) return refuse([refusal]);
         const query = documentOf(config, params);
         if (query instanceof GraphQLError) return refuse([query]);
         const httpParams = { query, operationName: params.operationName ?? undefined, variables: params.variables ?? undefined, extensions: params.extensions ?? undefined };

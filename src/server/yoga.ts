@@ -31,6 +31,10 @@ import { refusedCredentialPlugin } from './refused-credential.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { Observability } from '../observability/plugin.js';
 import type { Tracing } from '../observability/tracing.js';
+import { Authentication, streamsEndWithTokenPlugin } from './authentication.js';
+import { healthPlugin, type Lifecycle } from './health.js';
+
+export type { Lifecycle } from './health.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -49,11 +53,10 @@ export interface GatewayOptions {
   tracing?: Tracing | null;
   /** Live queries (`@live`), made and wired (updates, shutdown) by the composition root. */
   live: LiveQueries;
+  /** Inbound identity (src/server/authentication.ts); absent: none. */
+  authentication?: Authentication;
 }
 
-export interface Lifecycle {
-  readonly draining: boolean;
-}
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext>;
 
@@ -166,34 +169,9 @@ function sessionEndPlugin(): Plugin {
   };
 }
 
-/**
- * The one health route pair. /healthz, liveness: the process is up (Yoga's own health check,
- * healthCheckEndpoint, answers it before any other plugin, admission or upstream work).
- * /readyz, readiness (here): not draining, the upstream answers and, with client credentials, a
- * token can be had.
- */
-function healthPlugin(client: UpstreamClient, logger: Logger, lifecycle: Lifecycle): Plugin {
-  return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
-      const json = (status: number, body: unknown) =>
-        endResponse(new fetchAPI.Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-      if (url.pathname === '/readyz' && request.method === 'GET') {
-        if (lifecycle.draining) return json(503, { status: 'draining' });
-        try {
-          await client.readiness();
-          json(lifecycle.draining ? 503 : 200, { status: lifecycle.draining ? 'draining' : 'ready' });
-        } catch (error) {
-          logger.warn('readiness check failed', { error });
-          json(503, { status: lifecycle.draining ? 'draining' : 'not ready' });
-        }
-      }
-    },
-  };
-}
-
 export function createGateway({
   config, client, logger, lifecycle = { draining: false }, admission = new AdmissionController(config), metrics = client.metrics, tracing = client.tracing,
-  live,
+  live, authentication = new Authentication(null, null, null),
 }: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
   served?.setSources({
@@ -235,12 +213,17 @@ export function createGateway({
     context: (initial) => {
       const { request, params } = initial;
       const stats = new OperationStats();
-      const observed = observability.startOperation(request, params, stats);
+      const identity = authentication.identityOf(request);
+      const observed = observability.startOperation(request, params, stats, identity?.subject);
+      const access = authentication.accessOf(request);
       const perOperation = operationContext({ client, config, logger }, {
-        authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace, callerKey: callerKey(initial as { request: Request; req?: IncomingMessage }),
+        authorization: request.headers.get('authorization'), signal: clientSignalOf(request), trace: observed.trace,
+        // A signed-in caller is its issuer and subject, whatever token it sends (refreshed every few minutes).
+        callerKey: identity?.callerKey ?? callerKey(initial as { request: Request; req?: IncomingMessage }),
+        access,
       }, stats);
       stateOf(request).sessions.push(perOperation.session);
-      return { config, ...perOperation, logger, observed };
+      return { config, ...perOperation, identity, access, logger, observed };
     },
     plugins: [
       // Before everything that keys on the request: a compressed body is inflated into a new one.
@@ -248,7 +231,9 @@ export function createGateway({
       // Then: /metrics, the request id, the operation span and the access log see every request.
       observability.plugin(),
       ...(config.graphiql ? [landingRedirectPlugin('/graphql')] : []),
-      healthPlugin(client, logger, lifecycle),
+      healthPlugin(client, logger, lifecycle, authentication),
+      // Who is asking: the token judged before the body is parsed (401 / 503), for every way in over HTTP.
+      ...(authentication.enabled ? [authentication.plugin(), streamsEndWithTokenPlugin()] : []),
       sessionEndPlugin(),
       // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
       useDeferStream(),

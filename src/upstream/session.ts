@@ -19,6 +19,7 @@ import { routePath, type QueryValue } from './route-path.js';
 import { ROUTES, type RouteName } from '../core/routes.js';
 import { OperationStats } from '../core/operation-stats.js';
 import type { Context } from '../observability/tracing.js';
+import { TenantAccess, type TenantAction } from '../identity/access.js';
 
 export interface SessionOptions {
   /** The caller's Authorization header, for passthrough. */
@@ -34,6 +35,8 @@ export interface SessionOptions {
   caller?: string;
   /** A live query's re-run: how often a read's path is polled (ms); the cache keeps its entry fresh that long. */
   polledEvery?: (path: string) => number | undefined;
+  /** What the caller may do to which tenant (src/identity/access.ts): checked before the cache and every call. */
+  access?: TenantAccess;
 }
 
 /** A read as a live query's poller repeats it (src/upstream/live-polls.ts). */
@@ -61,6 +64,7 @@ export class UpstreamSession {
   /** Tenants for which the upstream accepted this operation's credential during the operation. */
   private readonly provenTenants = new Set<string>();
   private readonly onRead: SessionOptions['onRead'];
+  private readonly access: TenantAccess;
   /** What the retry loop and each attempt see of the operation. */
   private readonly forCalls: RetryOperation;
   /** What a read through the response cache sees of it. */
@@ -71,6 +75,7 @@ export class UpstreamSession {
     this.stats = options.stats ?? new OperationStats();
     this.authorization = options.authorization;
     this.onRead = options.onRead;
+    this.access = options.access ?? TenantAccess.unrestricted;
     this.caller = options.caller ?? 'gateway';
     const stop = (this.stop = new OperationStop(parts.now, settings.operationTimeoutMs, options.signal));
     const scope = settings.cache && parts.cache ? cacheScope(parts.auth.mode, options.authorization, settings.cache.scopeSecret) : null;
@@ -109,6 +114,15 @@ export class UpstreamSession {
       noteProven: (tenantId) => void proven.add(tenantId),
       polledEvery: options.polledEvery,
     };
+  }
+
+  /**
+   * The caller's right to act on the tenant (src/identity/access.ts), or a FORBIDDEN error: every
+   * read and update passes here before the cache and the upstream; the data source asks too for
+   * what it answers without a call (a tenant by id) and before an update's input is looked at.
+   */
+  authorize(tenantId: string, action: TenantAction): void {
+    this.access.require(tenantId, action);
   }
 
   /** Aborts every queued and running call of the operation when its upstream work stops. */
@@ -225,6 +239,7 @@ export class UpstreamSession {
 
   private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, windowEnd?: number, body?: unknown): Call {
     const spec = ROUTES[route];
+    this.authorize(tenantId, spec.method === 'GET' ? 'read' : 'write');
     const path = `${this.parts.basePath}${routePath(route, tenantId, resourceId, query)}`;
     const call: Call = { route, method: spec.method, tenantId, resourceId, path, body, what: spec.what(resourceId ?? '') };
     if (windowEnd !== undefined) call.windowEnd = windowEnd;

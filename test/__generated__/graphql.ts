@@ -100,7 +100,7 @@ export type FirstLookQuery = { tenant: { resources: { totalCount: number, pageIn
         | { __typename: 'DeviceResource', id: string, hostName: string | null, ipAddress: string | null, resourceType: string | null, applications: Array<{ name: string, version: string | null }> | null }
         | { __typename: 'GeneralResource', osName: string | null, id: string, hostName: string | null, ipAddress: string | null, resourceType: string | null, location: { name: string | null, city: string | null } | null, applications: Array<{ name: string, version: string | null }> | null }
         | { __typename: 'SyntheticResource', checkType: string | null, url: string | null, id: string, hostName: string | null, ipAddress: string | null, resourceType: string | null, applications: Array<{ name: string, version: string | null }> | null }
-      > } | null, resourceTypes: Array<{ name: string, levels: Array<string> }> | null } };
+      > } | null, resourceTypes: Array<{ name: string, levels: Array<string> }> | null } | null };
 
 export type NestedPageQueryVariables = Exact<{
   tenant: string | number;
@@ -114,7 +114,7 @@ export type NestedPageQuery = { tenant: { resources: { nodes: Array<
         | { id: string, resourceId: string, hostName: string | null, applications: Array<{ name: string, version: string | null }> | null, availability: { availabilityPercent: number | null, downtimeSeconds: number | null } | null }
         | { id: string, resourceId: string, hostName: string | null, applications: Array<{ name: string, version: string | null }> | null, availability: { availabilityPercent: number | null, downtimeSeconds: number | null } | null }
         | { id: string, resourceId: string, hostName: string | null, applications: Array<{ name: string, version: string | null }> | null, availability: { availabilityPercent: number | null, downtimeSeconds: number | null } | null }
-      > } | null } };
+      > } | null } | null };
 
 export type ResourceDetailQueryVariables = Exact<{
   tenant: string | number;
@@ -126,7 +126,7 @@ export type ResourceDetailQuery = { tenant: { resource:
       | { __typename: 'DeviceResource', id: string, resourceId: string, name: string | null, status: string | null, location: { name: string | null } | null, applications: Array<{ name: string }> | null }
       | { __typename: 'GeneralResource', osName: string | null, id: string, resourceId: string, name: string | null, status: string | null, cloud: { provider: string | null } | null, location: { name: string | null } | null, applications: Array<{ name: string }> | null }
       | { __typename: 'SyntheticResource', checkType: string | null, id: string, resourceId: string, name: string | null, status: string | null, credential: { hasClientSecret: boolean, oauthClientSecret: string | null } | null, location: { name: string | null } | null, applications: Array<{ name: string }> | null }
-     | null } };
+     | null } | null };
 
 export type ResourcePageQueryVariables = Exact<{
   tenant: string | number;
@@ -142,7 +142,7 @@ export type ResourcePageQuery = { tenant: { resources: { totalCount: number, pag
           | { id: string, resourceId: string }
           | { id: string, resourceId: string }
           | { id: string, resourceId: string }
-         }> } | null } };
+         }> } | null } | null };
 
 export type UpdateResourceMutationVariables = Exact<{
   input: UpdateResourceInput;

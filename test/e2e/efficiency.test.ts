@@ -35,7 +35,7 @@ describe('upstream calls per query', () => {
     const first = rest.results[0];
     const apps = await h.rest(`client_1/resources/${first.id}/applications`);
     const avail = await h.rest(`client_1/resources/${first.id}/availability?startTime=${Date.parse(FROM) / 1000}&endTime=${Date.parse(TO) / 1000}`);
-    const node = res.data!.tenant.resources!.nodes[0]!;
+    const node = res.data!.tenant!.resources!.nodes[0]!;
     expect(node.resourceId).toBe(first.id);
     expect(node.id).toBe(globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: first.id }));
     expect(node.applications).toEqual(apps.map((a: { name: string; version: string }) => ({ name: a.name, version: a.version })));

@@ -19,7 +19,7 @@ const PAGE = ResourcePageDocument;
 const page = async (vars: Omit<ResourcePageQueryVariables, 'tenant'>) => {
   const res = await h.execute(PAGE, { tenant: 'client_1', ...vars });
   expect(res.errors).toBeUndefined();
-  const conn = res.data!.tenant.resources!;
+  const conn = res.data!.tenant!.resources!;
   for (const { node } of conn.edges) expect(node.id).toBe(globalIdOf({ kind: 'Resource', tenantId: 'client_1', id: node.resourceId }));
   return conn;
 };

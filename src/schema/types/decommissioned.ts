@@ -1,6 +1,7 @@
 /** Decommissioned resources: the history record, and its hardware data read with additionalInfo=true only when selected. */
 import type { DecommissionedAdditional, DecommissionedResource } from '../../domain/records.js';
 import { builder, globalId } from '../builder.js';
+import { FEDERATION_RIGHTS } from '../../identity/access.js';
 import { CloudPropertiesRef, ManagementProfileRef, TagRef } from './common.js';
 import { connectionType } from './connection.js';
 import { ResourceStateEnum } from './enums.js';
@@ -88,6 +89,7 @@ const VideoCardRef = builder.objectRef<DecommissionedAdditional['videoCards'][nu
 });
 
 export const DecommissionedResourceRef = builder.objectRef<DecommissionedResource>('DecommissionedResource').implement({
+  ...FEDERATION_RIGHTS.read,
   interfaces: [builder.nodeInterfaceRef()],
   description:
     'A resource taken out of service. Its hardware (bios, networkCards, physicalDisks, logicalDisks, cpus, videoCards) costs one more upstream read per resource unless the record at hand carries it.',

@@ -2,6 +2,7 @@ import { isTenantId } from '../../domain/input.js';
 import type { UpdateResourceInput, UserError } from '../../domain/update.js';
 import type { ResourceView } from '../../domain/resource-view.js';
 import { builder } from '../builder.js';
+import { FEDERATION_RIGHTS } from '../../identity/access.js';
 import { keyFromGlobalId } from '../global-id.js';
 import { UserErrorRef } from './common.js';
 import { IpAddressTypeEnum } from './enums.js';
@@ -92,7 +93,8 @@ builder.mutationType({
     updateResource: t.field({
       type: UpdateResourcePayloadRef,
       nullable: false,
-      description: 'Changes attributes of one resource; returns it as re-read after the change (two upstream calls), or userErrors without any call when the input is not valid.',
+      ...FEDERATION_RIGHTS.write,
+      description: 'Changes attributes of one resource; returns it as re-read after the change (two upstream calls), or userErrors without any call when the input is not valid. With sign-in, needs the read and write scopes and a grant of the resource\'s tenant: otherwise FORBIDDEN, and nothing is sent.',
       args: { input: t.arg({ type: UpdateResourceInput, required: true }) },
       resolve: (_root, args, ctx) => ctx.inventory.updateResource(withInventoryIds(args.input)),
     }),

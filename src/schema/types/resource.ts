@@ -12,6 +12,7 @@ import { hasSubFields, NO_SUBFIELDS, readField } from '../../domain/resource-vie
 import type { GraphQLResolveInfo } from 'graphql';
 import type { GatewayContext } from '../../context.js';
 import { builder, globalId, type MaybePromise } from '../builder.js';
+import { FEDERATION_RIGHTS } from '../../identity/access.js';
 import { subFieldNames } from '../selection.js';
 import { InstalledApplicationRef } from './application.js';
 import { AvailabilityRef } from './availability.js';
@@ -213,6 +214,7 @@ const MetricTypeRef = builder.objectRef<MetricType>('MetricType').implement({
 });
 
 export const GeneralResourceRef = builder.objectRef<ResourceView>('GeneralResource').implement({
+  ...FEDERATION_RIGHTS.read,
   description: 'A device with full facts: hardware, operating system, network cards, metrics.',
   interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: (t) => ({
@@ -232,6 +234,7 @@ export const GeneralResourceRef = builder.objectRef<ResourceView>('GeneralResour
 });
 
 export const DeviceResourceRef = builder.objectRef<ResourceView>('DeviceResource').implement({
+  ...FEDERATION_RIGHTS.read,
   description: 'A cloud or service item (EBS volume, load balancer, database, ...): the Resource fields only.',
   interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: () => ({}),
@@ -260,6 +263,7 @@ const SyntheticCredentialRef = builder.objectRef<SyntheticCredential>('Synthetic
 });
 
 export const SyntheticResourceRef = builder.objectRef<ResourceView>('SyntheticResource').implement({
+  ...FEDERATION_RIGHTS.read,
   description: 'A synthetic check: a probe run from one or more locations against a host or URL.',
   interfaces: [builder.nodeInterfaceRef(), ResourceRef],
   fields: (t) => ({

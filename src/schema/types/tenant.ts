@@ -1,6 +1,7 @@
 /** Query.tenant and the Tenant root of everything one tenant holds. */
 import type { TenantShape } from '../../datasource/shapes.js';
 import { LIST_DEFAULTS } from '../../datasource/list-args.js';
+import { FEDERATION_RIGHTS } from '../../identity/access.js';
 import { builder, globalId } from '../builder.js';
 import { filterWithInventoryId, inventoryIdArgument } from '../global-id.js';
 import { pagingArgs } from './connection.js';
@@ -17,6 +18,7 @@ const APPLICATIONS_FIELD = new Set(['applications']);
 
 export const TenantRef = builder.objectRef<TenantShape>('Tenant').implement({
   interfaces: [builder.nodeInterfaceRef()],
+  ...FEDERATION_RIGHTS.read,
   description: 'Everything of one tenant (a client or MSP account).',
   fields: (t) => ({
     id: t.id({ description: 'Global id: refetch with node(id:).', nullable: false, resolve: globalId('Tenant', (tenant) => tenant.id) }),
@@ -90,8 +92,8 @@ builder.queryType({
   fields: (t) => ({
     tenant: t.field({
       type: TenantRef,
-      nullable: false,
-      description: 'Everything of one tenant (client or MSP account id, e.g. client_1, or the tenant\'s global id). Makes no upstream call by itself.',
+      ...FEDERATION_RIGHTS.read,
+      description: 'Everything of one tenant (client or MSP account id, e.g. client_1, or the tenant\'s global id). Makes no upstream call by itself. With sign-in, needs the read scope and a grant of this tenant: otherwise null with a FORBIDDEN error here (the same for a tenant that does not exist), and the rest of the answer stands.',
       args: { id: t.arg.id({ required: true, description: "The tenant id (tenantId, e.g. client_1) or the tenant's global id (id); the global id of another kind of object is refused (BAD_USER_INPUT)." }) },
       resolve: (_root, args, ctx) => ctx.inventory.tenant(inventoryIdArgument(args.id, 'Tenant', 'id')),
     }),
