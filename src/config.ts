@@ -209,7 +209,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     throw new ConfigError('INVENTORY_CLIENT_ID and INVENTORY_CLIENT_SECRET are required with INVENTORY_AUTH_MODE=client-credentials');
   }
   requireScopeSecret(env, production, authRaw);
-  const identity = identitySetting(env, production, authRaw);
+  const identity = identitySetting(env, production, authRaw, inventoryApiUrl === null);
   const tokenUrl = urlSetting(env, 'INVENTORY_TOKEN_URL');
   const maxPageSize = intSetting(env, 'MAX_PAGE_SIZE', 500, 1, 10_000);
   const defaultPageSize = intSetting(env, 'DEFAULT_PAGE_SIZE', 50, 1, 10_000);

@@ -41,6 +41,9 @@ export interface AccessScopes {
   writeScope: string;
 }
 
+/** The reasons of the gateway's own FORBIDDEN (a field refused, the rest of the answer stands). */
+export const ACCESS_REFUSAL_REASONS: ReadonlySet<string> = new Set(['TENANT_NOT_GRANTED', 'SCOPE_MISSING']);
+
 export class TenantAccess {
   /** No inbound identity (development, AUTH=off, passthrough): every tenant, every action. */
   static readonly unrestricted = new TenantAccess(null, null);

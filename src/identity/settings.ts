@@ -36,13 +36,14 @@ function isLoopback(hostname: string): boolean {
  * tenant. AUTH=off says on purpose that something in front of the gateway authenticates.
  * In passthrough the upstream judges each caller's own credential: no inbound identity.
  */
-export function identitySetting(env: Env, production: boolean, authMode: AuthMode): { identity: IdentitySettings | null; identityOff: boolean } {
+export function identitySetting(env: Env, production: boolean, authMode: AuthMode, embeddedSimulator: boolean): { identity: IdentitySettings | null; identityOff: boolean } {
   const switchRaw = env.AUTH?.trim().toLowerCase() ?? '';
   if (switchRaw !== '' && switchRaw !== 'off' && switchRaw !== 'on') throw new ConfigError(`AUTH must be 'off' (something in front of the gateway authenticates) or unset, got '${env.AUTH}'`);
   const identityOff = switchRaw === 'off';
   const issuersRaw = env.AUTH_ISSUERS?.trim() ?? '';
   if (issuersRaw === '') {
-    if (production && authMode !== 'passthrough' && !identityOff) {
+    // The embedded simulator (asked for by name) holds made-up data only.
+    if (production && authMode !== 'passthrough' && !identityOff && !embeddedSimulator) {
       throw new ConfigError(`AUTH_ISSUERS is required with NODE_ENV=production and INVENTORY_AUTH_MODE=${authMode}: the gateway's own upstream credential reads every tenant, so callers must sign in (set AUTH=off only when something in front of the gateway authenticates them)`);
     }
     if (switchRaw === 'on') throw new ConfigError('AUTH=on needs AUTH_ISSUERS');

@@ -42,7 +42,8 @@ export const builder = new SchemaBuilder<GatewaySchemaTypes>({
       shareable: true,
       ...FEDERATION_RIGHTS.read,
       description: 'The objects with these global ids, in order (null where one no longer exists). Lookups are batched and never repeated for the same object. With sign-in, each object of a tenant the caller may not read is null with a FORBIDDEN error of its own; the others stand.',
-      resolve: (_root, args, ctx) => args.ids.map((id) => ctx.inventory.node(nodeKey(id.typename, id.id))),
+      // Each id on its own: one refused or failing lookup is null with its error at its index, the others stand.
+      resolve: (_root, args, ctx) => args.ids.map((id) => Promise.resolve().then(() => ctx.inventory.node(nodeKey(id.typename, id.id))).catch((error: unknown) => error)),
     },
     pageInfoTypeOptions: { description: 'Where a page is in the whole list.' },
   },

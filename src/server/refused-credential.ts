@@ -8,11 +8,13 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
+import { ACCESS_REFUSAL_REASONS } from '../identity/access.js';
 
 const REFUSED = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
 
+/** The upstream refused the credential: not the gateway's own refusal of one field (src/identity/access.ts), after which the rest of the answer stands. */
 const refuses = (errors: readonly GraphQLError[] | undefined): boolean =>
-  errors?.some((error) => REFUSED.has(error.extensions?.code as string)) ?? false;
+  errors?.some((error) => REFUSED.has(error.extensions?.code as string) && !ACCESS_REFUSAL_REASONS.has(error.extensions?.reason as string)) ?? false;
 
 interface Incremental { data?: unknown; items?: unknown; errors?: readonly GraphQLError[] }
 type Payload = ExecutionResult & { incremental?: Incremental[] };

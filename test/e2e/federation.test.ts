@@ -15,7 +15,7 @@ const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(async () => {
-  inventory = await startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET } });
+  inventory = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off', FEDERATION_SECRET } });
   process.on('unhandledRejection', onUnhandled);
 });
 afterAll(async () => {
@@ -33,7 +33,7 @@ describe('the subgraph', () => {
     const res = await inventory.query('{ _service { sdl } }', undefined, SECRET_HEADER);
     expect(res.data!._service.sdl).toBe(printSubgraphSchema(subgraphSchema));
     // Federation v2.9, with the prices a gateway's demand control reads.
-    expect(res.data!._service.sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@cost", "@key", "@listSize", "@shareable"])');
+    expect(res.data!._service.sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.9", import: ["@authenticated", "@cost", "@key", "@listSize", "@requiresScopes", "@shareable"])');
     const refused = await inventory.query('{ _service { sdl } }');
     expect(refused.data ?? null).toBeNull();
     expect(refused.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');

@@ -25,7 +25,7 @@ describe('production switches', () => {
   });
 
   it('defaults to NODE_ENV: production means no GraphiQL and no introspection', async () => {
-    h = await startHarness({ env: { NODE_ENV: 'production' } });
+    h = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off' } });
     expect(h.config.graphiql).toBe(false);
     expect(h.config.introspection).toBe(false);
   });

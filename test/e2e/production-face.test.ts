@@ -18,7 +18,7 @@ let production: Harness;
 let development: Harness;
 
 beforeAll(async () => {
-  [production, development] = await Promise.all([startHarness({ env: { NODE_ENV: 'production', FEDERATION_SECRET: SECRET } }), startHarness()]);
+  [production, development] = await Promise.all([startHarness({ env: { NODE_ENV: 'production', AUTH: 'off', FEDERATION_SECRET: SECRET } }), startHarness()]);
 });
 afterAll(async () => {
   await Promise.all([production?.close(), development?.close()]);
@@ -70,7 +70,7 @@ describe('_service in production', () => {
 
   it('is answered with INTROSPECTION=true, and in development, without a secret', async () => {
     expect((await development.query(SDL)).data?._service.sdl).toContain('type Tenant');
-    const open = await startHarness({ env: { NODE_ENV: 'production', INTROSPECTION: 'true' } });
+    const open = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off', INTROSPECTION: 'true' } });
     try {
       expect((await open.query(SDL)).data?._service.sdl).toContain('type Tenant');
     } finally {
@@ -147,7 +147,7 @@ describe('smaller findings', () => {
     expect(off.errors).toBeUndefined();
     expect(off.extensions?.upstream).toBeUndefined();
     expect((await development.query(STATS_QUERY, undefined, headers)).extensions?.upstream).toMatchObject({ totalCalls: expect.any(Number) });
-    const allowed = await startHarness({ env: { NODE_ENV: 'production', UPSTREAM_STATS: 'true' } });
+    const allowed = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off', UPSTREAM_STATS: 'true' } });
     try {
       expect((await allowed.query(STATS_QUERY, undefined, headers)).extensions?.upstream).toMatchObject({ totalCalls: 1 });
     } finally {
@@ -173,7 +173,7 @@ describe('smaller findings', () => {
   });
 
   it('one-off operation names do not displace the names that recur', async () => {
-    const h = await startHarness({ env: { NODE_ENV: 'production' } });
+    const h = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off' } });
     try {
       const run = (name: string) => h.query(`query ${name} { __typename }`);
       for (let i = 0; i < MAX_OPERATION_NAMES; i++) await run(`Junk${i}`);

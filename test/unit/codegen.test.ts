@@ -43,8 +43,8 @@ describe('codegen', () => {
       writeFileSync(path, `import type { NestedPageQuery } from '../__generated__/graphql.js';\ndeclare const q: NestedPageQuery;\n${body}\n`);
       return path;
     };
-    const good = file('good', 'export const name = q.tenant.resources?.nodes[0]?.applications?.[0]?.name;');
-    const wrong = file('wrong', 'export const os = q.tenant.resources?.nodes[0]?.osName;');
+    const good = file('good', 'export const name = q.tenant?.resources?.nodes[0]?.applications?.[0]?.name;');
+    const wrong = file('wrong', 'export const os = q.tenant?.resources?.nodes[0]?.osName;');
     // tsc's checker in this process, one program for both files (what `tsc --noEmit --strict` reports per file).
     const program = ts.createProgram([good, wrong], {
       noEmit: true, strict: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,

@@ -36,8 +36,8 @@ describe('production settings', () => {
     expect(refusal({ ...shared, INVENTORY_AUTH_MODE: 'passthrough' })).toMatch(/^CACHE_SCOPE_SECRET/);
     expect(loadConfig({ ...shared, CACHE_SCOPE_SECRET: 'an-installation-secret' }).cache?.scopeSecret).toBe('an-installation-secret');
     // No digest of a caller's credential reaches Redis: client credentials and no auth key by the gateway's own identity, CACHE=false keeps nothing.
-    expect(refusal({ ...shared, INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw', INVENTORY_CLIENT_SECRET: 's' })).toBeNull();
-    expect(refusal({ ...shared, INVENTORY_AUTH_MODE: 'none' })).toBeNull();
+    expect(refusal({ ...shared, INVENTORY_AUTH_MODE: 'client-credentials', INVENTORY_CLIENT_ID: 'gw', INVENTORY_CLIENT_SECRET: 's', AUTH: 'off' })).toBeNull();
+    expect(refusal({ ...shared, INVENTORY_AUTH_MODE: 'none', AUTH: 'off' })).toBeNull();
     expect(refusal({ ...shared, CACHE: 'false' })).toBeNull();
     // The in-process level alone: its keys never leave the process.
     expect(refusal({ NODE_ENV: 'production', INVENTORY_API_URL: 'https://inventory.example' })).toBeNull();

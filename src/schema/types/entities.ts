@@ -71,7 +71,7 @@ builder.asEntity(DecommissionedResourceRef, {
  * `_entities`, one representation at a time: @apollo/subgraph's resolver maps the whole batch in
  * one synchronous pass, so one representation that throws (an unknown __typename, a malformed id)
  * nulls the batch and leaves the others' promises rejecting unhandled. Here a representation's
- * error is a value at its index, which graphql-js reports at that index; the others answer.
+ * error is a value at its index (a rejection too), which is reported at that index; the others answer.
  */
 export const resolveEntitiesOneByOne: GraphQLFieldResolver<unknown, GatewayContext, { representations: unknown[] }> = (_root, args, ctx, info) =>
   args.representations.map((rep, index) => {
@@ -80,7 +80,8 @@ export const resolveEntitiesOneByOne: GraphQLFieldResolver<unknown, GatewayConte
       const type = typeof typename === 'string' ? info.schema.getType(typename) : undefined;
       const resolvable = (isObjectType(type) || isInterfaceType(type)) && (type.extensions as { apollo?: { subgraph?: { resolveReference?: unknown } } }).apollo?.subgraph?.resolveReference;
       if (!resolvable) return badUserInput(`representations[${index}]: no entity type named '${String(typename).slice(0, 100)}'`, 'representations.__typename');
-      return entitiesResolver({ representations: [rep], context: ctx, info })[0];
+      // A rejection becomes the error value too: compiled execution drops a rejected list item, which would shift the others' indexes.
+      return Promise.resolve(entitiesResolver({ representations: [rep], context: ctx, info })[0]).catch((error: unknown) => error);
     } catch (error) {
       return error instanceof GraphQLError ? error : new GraphQLError(`representations[${index}] could not be resolved`, { originalError: error as Error });
     }
