@@ -47,15 +47,19 @@ function redactingReplacer(key: string, value: unknown): unknown {
   return value;
 }
 
-/** A bearer or basic credential in text; in a serialized line a space may be an escaped \t, \n or \r. */
-const CREDENTIAL_IN_TEXT = /(bearer|basic)(?:\s|\\[nrt])+[A-Za-z0-9._~+/=-]+/gi;
+/**
+ * A bearer or basic credential in text (in a serialized line a space may be an escaped \t, \n or
+ * \r), or a JWT on its own (a token pasted into a query, a variable, an error message).
+ */
+const CREDENTIAL_IN_TEXT = /(bearer|basic)(?:\s|\\[nrt])+[A-Za-z0-9._~+/=-]+|\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/gi;
+const redactCredential = (_match: string, scheme: string | undefined) => (scheme ? `${scheme} [redacted]` : '[redacted]');
 
 export function createLogger(level: LogLevel, write: (line: string) => void = writeStdout): Logger {
   /** Each registered secret as it appears in a serialized line: as is, and JSON-escaped when that differs. */
   const secrets = new Set<string>();
   /** Text redaction runs once on the whole serialized line, not on each of its strings. */
   const redactLine = (line: string): string => {
-    let out = line.replace(CREDENTIAL_IN_TEXT, '$1 [redacted]');
+    let out = line.replace(CREDENTIAL_IN_TEXT, redactCredential);
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
     return out;
   };

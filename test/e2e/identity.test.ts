@@ -192,6 +192,25 @@ describe('tenant grants and scopes: one rule before the cache and any upstream c
   });
 });
 
+describe('what a refused tenant costs', () => {
+  it('nothing: not estimated, not claimed from its window, its budget not told', async () => {
+    h.resetCounts();
+    const { body } = await post({ query: TWO_TENANTS }, { ...(await bearer('alice')), 'x-upstream-stats': '1' });
+    const upstream = (body as { extensions?: { upstream?: { estimatedCalls: number; rateLimits?: Record<string, unknown> } } }).extensions!.upstream!;
+    expect(upstream.estimatedCalls).toBe(1);
+    expect(Object.keys(upstream.rateLimits ?? {})).not.toContain('client_2');
+  });
+
+  it('a token pasted into the input is not echoed in an error or written to a log', async () => {
+    const token = (await bearer('alice')).authorization.slice(7);
+    const { body } = await post({ query: 'query($id: ID!) { tenant(id: $id) { tenantId } }', variables: { id: token } }, await bearer('alice'));
+    expect(body.errors?.length).toBeGreaterThan(0);
+    expect(JSON.stringify(body)).not.toContain(token.slice(0, 30));
+    const inText = await post({ query: `{ tenant(id: "${token}") { tenantId } }` }, await bearer('alice'));
+    expect(JSON.stringify(inText.body)).not.toContain(token.slice(0, 30));
+  });
+});
+
 describe('the cache serves every granted caller once, and nobody else', () => {
   it('two people granted client_1 cost the upstream once; a third without the grant is refused although the answer is cached', async () => {
     const dashboard = '{ tenant(id: "client_1") { resources(first: 20, offset: 40) { totalCount nodes { resourceId name } } } }';

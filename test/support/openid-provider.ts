@@ -72,6 +72,7 @@ export async function startOpenIdProvider(people: TestPerson[], options: { port?
           }),
         },
       },
+      ttl: { ClientCredentials: (_ctx: unknown, _token: unknown, client: { clientId: string }) => byClient.get(client.clientId)?.ttlS ?? 3600 },
       extraTokenClaims: (_ctx: unknown, token: unknown) => ({ tenants: byClient.get((token as { clientId?: string }).clientId ?? '')?.tenants ?? [] }),
     });
     provider.proxy = false;
