@@ -17,6 +17,7 @@ import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js'
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
+import { explainPlugin } from './explain.js';
 import { byCategory, plus } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
 import { operationContext } from './operation-context.js';
@@ -260,6 +261,8 @@ export function createGateway({
       // A cross-site form post must carry a header that browsers only send after a CORS preflight.
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
+      // x-explain: 1 answers the cost plan instead of running the operation (before the limits, which would refuse it).
+      explainPlugin(config, client.budget),
       operationLimitsPlugin(config, client.budget),
       // INTROSPECTION off: `_service` only with the federation secret, no schema names in error messages.
       schemaExposurePlugin(config),
