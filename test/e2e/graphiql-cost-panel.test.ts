@@ -66,6 +66,9 @@ describe.skipIf(!hasChromium)('the cost panel in headless Chromium', () => {
     const { page } = browser;
     await page.goto(h.url, { waitUntil: 'load', timeout: 30_000 });
     await page.locator('.graphiql-execute-button').waitFor({ timeout: 30_000 });
+    // The bundle's own plugins stay beside the panel.
+    expect(await page.locator('.graphiql-sidebar button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label'))))
+      .toEqual(expect.arrayContaining(['Show Documentation Explorer', 'Show GraphiQL Explorer', 'Show Upstream cost']));
     await page.locator('.graphiql-sidebar button[aria-label="Show Upstream cost"]').click();
     const panel = page.locator('[data-testid="cost-panel"]');
     await panel.waitFor({ timeout: 10_000 });
