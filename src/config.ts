@@ -86,6 +86,8 @@ export interface GatewayConfig {
   federationSecret: string | null;
   /** UPSTREAM_STATS: `x-upstream-stats: 1` adds what the operation cost upstream to the answer. */
   upstreamStats: boolean;
+  /** EXPLAIN: `x-explain: 1` answers the operation's cost plan instead of running it (src/server/explain.ts; who may: explain-access.ts). */
+  explain: boolean;
   /** HTTP connections: a client that has not sent its request headers within headersTimeoutMs is closed; one address holds at most maxConnectionsPerAddress (0: no bound). */
   connections: { headersTimeoutMs: number; maxConnectionsPerAddress: number };
   corsOrigins: string[] | '*' | null;
@@ -276,6 +278,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     introspection: boolSetting(env, 'INTROSPECTION', !production),
     federationSecret: federationSecretSetting(env),
     upstreamStats: boolSetting(env, 'UPSTREAM_STATS', !production),
+    explain: boolSetting(env, 'EXPLAIN', !production),
     connections: {
       headersTimeoutMs: intSetting(env, 'HEADERS_TIMEOUT_MS', 10_000, 1_000, 60_000),
       maxConnectionsPerAddress: intSetting(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),

@@ -5,19 +5,19 @@
  * upper bound under the stated assumptions for lists whose size the upstream does not bound (the
  * minimal listing, resource types); the session's runtime budget enforces the limit for those too.
  */
-import { GraphQLError, Kind, valueFromASTUntyped, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
-import { parseDateTimeInput } from '../domain/datetime-input.js';
+import { Kind, type DocumentNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { documentWalk, operationOf, type CollectedField, type DocumentWalk } from './document-walk.js';
-import { availabilityWindowSeconds } from '../domain/input.js';
 import { DETAIL_FORMS, documents, readsFor, RESOURCE_FIELDS, type RecordForm, type ResourceFieldName, type ResourceOrigin } from '../domain/resource.js';
 import { documentsSelection, hasSubFields, readHelpsForm } from '../domain/resource-view.js';
 import type { ResourceKind } from '../domain/resource-shapes.js';
 import { planCalls, planSummary } from '../domain/summary.js';
 import { callsOf, NO_CALLS, plus, times, worstOf, type CallCount, type UpstreamEstimate } from '../core/call-count.js';
-import { pagesFor, planWindow, type ConnectionArgs } from '../domain/paging.js';
 import { costOf, FIELD_COSTS, type FieldCost, type Items } from './field-costs.js';
 import { nodeKeyOf, tenantOfArgument, tenantOfGlobalId } from './entity-key.js';
 import type { NodeKind } from '../core/node-key.js';
+import type { RouteName } from '../core/routes.js';
+import type { CostTrace } from './cost-trace.js';
+import { CostArguments } from './cost-arguments.js';
 
 export type { UpstreamEstimate } from '../core/call-count.js';
 
@@ -41,10 +41,10 @@ const SIZE_SETTING = { page: 'defaultPageSize', minimalList: 'minimalListSize', 
 
 /** Adds the key; whether it was new (a read counted once per operation). */
 const firstTime = (seen: Set<string>, key: string): boolean => !seen.has(key) && seen.add(key) !== undefined;
+const responseKey = (field: FieldNode): string => field.alias?.value ?? field.name.value;
 
 class Walker {
-  /** Argument problems found before execution (so a bad nested argument costs no upstream call). */
-  readonly problems: GraphQLError[] = [];
+  readonly args: CostArguments;
   /** Reads the data source makes once per operation, by tenant argument: counted once too. */
   private readonly typesListRead = new Set<string>();
   private readonly summaryCounts = new Set<string>();
@@ -53,25 +53,29 @@ class Walker {
     private readonly walk: DocumentWalk,
     private readonly variables: Record<string, unknown>,
     private readonly settings: CostSettings,
-  ) {}
+    /** Records where the calls come from, when asked for (explain); the counts are the same either way. */
+    private readonly trace: CostTrace | null = null,
+  ) {
+    this.args = new CostArguments(variables, settings);
+  }
+
+  private at<T>(segment: string, fn: () => T): T {
+    return this.trace ? this.trace.at(segment, fn) : fn();
+  }
+
+  private each<T>(n: number, fn: () => T): T {
+    return this.trace ? this.trace.each(n, fn) : fn();
+  }
+
+  /** Notes every route of a count at the current path (`leaf` below it). */
+  private noted(count: CallCount, leaf?: string, needs?: readonly string[]): CallCount {
+    if (this.trace) for (const [route, n] of Object.entries(count.routes)) this.trace.note(route as RouteName, n ?? 0, leaf, needs);
+    return count;
+  }
 
   /** The fields of a selection set through fragments, each once (memoized per document). */
   fields(set: SelectionSetNode | undefined): readonly CollectedField[] {
     return this.walk.fields(set);
-  }
-
-  arg(field: FieldNode, name: string): unknown {
-    const node = field.arguments?.find((a) => a.name.value === name)?.value;
-    return node ? valueFromASTUntyped(node, this.variables) : undefined;
-  }
-
-  /** Items a connection field returns at most. */
-  pageSize(field: FieldNode): number {
-    const first = this.arg(field, 'first');
-    const last = this.arg(field, 'last');
-    const sizes = [first, last].filter((v): v is number => typeof v === 'number' && v >= 0);
-    const size = sizes.length ? Math.min(...sizes) : this.settings.defaultPageSize;
-    return Math.min(size, this.settings.maxPageSize);
   }
 
   /**
@@ -97,8 +101,11 @@ class Walker {
             ...DETAIL_FORMS.filter((k) => origin === 'antivirus' || k !== 'synthetic').map((k) => ({ known: null, actual: k })),
             { known: 'synthetic' as const, actual: 'synthetic' as const },
           ];
+    // The selected fields that make a detail or search read needed (explain says so).
+    const needs = { detail: new Set<string>(), search: new Set<string>() };
     const reads = worstOf(cases.map(({ known, actual }) => {
       let detail = known === null && typeVisible;
+      if (detail) needs.detail.add('__typename');
       let search = false;
       for (const name of wanted) {
         const sub = subNames(name);
@@ -108,42 +115,25 @@ class Walker {
         let documenting: RecordForm | null = documents(atHand, name) ? atHand : null;
         for (const load of readsFor(name, origin, known)) {
           if (documenting && !readHelpsForm(documenting, name, sub, load)) continue;
-          if (load === 'search') { search = true; break; }
+          if (load === 'search') { search = true; needs.search.add(name); break; }
           detail = true;
+          needs.detail.add(name);
           if (documentsSelection(actual, name, sub)) break;
           if (documents(actual, name)) documenting = actual;
         }
       }
       return plus(callsOf('detail', detail ? 1 : 0), callsOf('search', search ? 1 : 0));
     }));
+    this.noted(callsOf('detail', reads.routes.detail ?? 0), undefined, [...needs.detail]);
+    this.noted(callsOf('search', reads.routes.search ?? 0), undefined, [...needs.search]);
     // The per-resource reads of the table (applications, availability: one per distinct window).
     const own = Object.entries(FIELD_COSTS.Resource ?? {}).map(([name, entry]) => {
       const selected = fields.filter((f) => f.field.name.value === name);
       if (selected.length === 0) return NO_CALLS;
-      const n = entry.perWindow ? this.windows(selected.map((f) => f.field)) : 1;
-      return plus(...(entry.reads ?? []).map((route) => callsOf(route, n)));
+      const n = entry.perWindow ? this.args.windows(selected.map((f) => f.field)) : 1;
+      return this.noted(plus(...(entry.reads ?? []).map((route) => callsOf(route, n))), [...new Set(selected.map((f) => responseKey(f.field)))].join(','));
     });
     return plus(reads, ...own);
-  }
-
-  /** Distinct time windows of these fields (checked before any call). */
-  private windows(fields: FieldNode[]): number {
-    for (const f of fields) this.checkWindow(this.arg(f, 'from'), this.arg(f, 'to'));
-    return new Set(fields.map((f) => JSON.stringify([this.arg(f, 'from'), this.arg(f, 'to')]))).size;
-  }
-
-  private checkWindow(from: unknown, to: unknown): void {
-    let dates: [Date, Date];
-    try {
-      dates = [parseDateTimeInput(from), parseDateTimeInput(to)];
-    } catch {
-      return; // malformed values are refused by GraphQL's own coercion
-    }
-    try {
-      availabilityWindowSeconds(dates[0], dates[1], this.settings.maxAvailabilityWindowDays);
-    } catch (error) {
-      if (error instanceof GraphQLError && !this.problems.some((p) => p.message === error.message)) this.problems.push(error);
-    }
   }
 
   /** Nodes of a connection selection (edges.node and nodes), as one merged selection list. */
@@ -160,17 +150,6 @@ class Walker {
     return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
   }
 
-  private upstreamPages(field: FieldNode): number {
-    const limits = { defaultPageSize: this.settings.defaultPageSize, maxPageSize: this.settings.maxPageSize };
-    const args = Object.fromEntries(['first', 'after', 'last', 'before', 'offset'].map((name) => [name, this.arg(field, name)]));
-    try {
-      const plan = planWindow(args as ConnectionArgs, limits);
-      return plan.reverse ? 1 : pagesFor(plan.start, plan.count, limits.maxPageSize).length;
-    } catch {
-      return 2; // arguments the run time refuses (a foreign cursor...): the most a window can take
-    }
-  }
-
   /** Whether this tenant's resource types read was counted already (null: tenant unknown before execution, never shared). */
   private typesReadCounted(tenantArg: string | null): boolean {
     return tenantArg !== null && !firstTime(this.typesListRead, tenantArg);
@@ -183,19 +162,19 @@ class Walker {
    */
   summary(field: FieldNode, tenantArg: string | null): CallCount {
     const selected = new Set(this.fields(field.selectionSet).map((f) => f.field.name.value));
-    const raw = this.arg(field, 'filter');
+    const raw = this.args.arg(field, 'filter');
     const filterValue = raw !== null && typeof raw === 'object' ? raw as Record<string, unknown> : {};
     const state = typeof filterValue.state === 'string' ? filterValue.state : null;
     const aliasIp = typeof filterValue.aliasIp === 'string' ? filterValue.aliasIp : null;
     const plan = planSummary({ total: selected.has('total'), byState: selected.has('byState'), byResourceType: selected.has('byResourceType') }, { state, aliasIp });
     const calls = planCalls(plan);
-    if (tenantArg === null) return plus(callsOf('minimal', calls.minimal), callsOf('search', calls.search), callsOf('resourceTypes', calls.resourceTypes));
+    if (tenantArg === null) return this.noted(plus(callsOf('minimal', calls.minimal), callsOf('search', calls.search), callsOf('resourceTypes', calls.resourceTypes)));
     // A listing's queryString leaves the state out (it is the listing's own parameter).
     const reads = plan.source === 'listing'
       ? plan.states.map((s) => JSON.stringify([tenantArg, { ...filterValue, state: undefined }, 'listing', s]))
       : [JSON.stringify([tenantArg, filterValue, 'search', plan.read])];
     const cost = reads.filter((key) => firstTime(this.summaryCounts, key)).length;
-    return plus(callsOf(plan.source === 'listing' ? 'minimal' : 'search', cost), callsOf('resourceTypes', plan.typesList && !this.typesReadCounted(tenantArg) ? 1 : 0));
+    return this.noted(plus(callsOf(plan.source === 'listing' ? 'minimal' : 'search', cost), callsOf('resourceTypes', plan.typesList && !this.typesReadCounted(tenantArg) ? 1 : 0)));
   }
 
   /** What the fields of `typeName` selected in `set` cost, each by its entry in the table. */
@@ -206,7 +185,7 @@ class Walker {
       const entry = costOf(typeName, field.name.value);
       if (!entry) continue;
       if (entry.sharedBy && !firstTime(shared, entry.sharedBy)) continue;
-      costs.push(this.priced(entry, field, tenantArg));
+      costs.push(this.at(responseKey(field), () => this.priced(entry, field, tenantArg)));
     }
     return plus(...costs);
   }
@@ -219,11 +198,16 @@ class Walker {
     if (entry.items === 'summary') return this.summary(field, tenantArg);
     const reads = entry.oncePerTenant && this.typesReadCounted(tenantArg) ? [] : (entry.reads ?? []);
     if (entry.list === 'connection') {
-      const items = this.items(entry.items, this.merged(this.nodeSelections(field.selectionSet)), tenantArg);
-      return plus(...reads.map((route) => callsOf(route, this.upstreamPages(field))), times(items, this.pageSize(field)));
+      const pages = this.noted(plus(...reads.map((route) => callsOf(route, this.args.upstreamPages(field)))));
+      const size = this.args.pageSize(field);
+      const nodes = this.fields(field.selectionSet).some((f) => f.field.name.value === 'nodes') ? 'nodes' : 'edges.node';
+      const items = this.each(size, () => this.at(nodes, () => this.items(entry.items, this.merged(this.nodeSelections(field.selectionSet)), tenantArg)));
+      return plus(pages, times(items, size));
     }
     const count = entry.list ? this.settings[SIZE_SETTING[entry.list]] : 1;
-    return plus(...reads.map((route) => callsOf(route)), times(this.items(entry.items, field.selectionSet, tenantArg), count));
+    const own = this.noted(plus(...reads.map((route) => callsOf(route))));
+    const items = entry.list ? this.each(count, () => this.items(entry.items, field.selectionSet, tenantArg)) : this.items(entry.items, field.selectionSet, tenantArg);
+    return plus(own, times(items, count));
   }
 
   private items(items: Items | undefined, set: SelectionSetNode | undefined, tenantArg: string | null): CallCount {
@@ -239,11 +223,11 @@ class Walker {
     const fields = this.fields(set);
     const on = (types: (string | null)[]) => ({ kind: Kind.SELECTION_SET, selections: fields.filter((f) => types.includes(f.on)).map((f) => f.field) }) as SelectionSetNode;
     switch (kind) {
-      case 'Resource': return plus(callsOf('detail'), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
+      case 'Resource': return plus(this.noted(callsOf('detail')), this.resource(on([null, 'Node', ...RESOURCE_TYPES]), 'detail'));
       // A Tenant reference's existence check reads its resource types (types/entities.ts); node/nodes read none: an upper bound.
-      case 'Tenant': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('Tenant', on([null, 'Node', 'Tenant']), tenantId));
-      case 'DecommissionedResource': return plus(callsOf('historyDetail'), this.fieldsOf('DecommissionedResource', on([null, 'Node', 'DecommissionedResource']), tenantId));
-      case 'ResourceType': return plus(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1), this.fieldsOf('ResourceType', on([null, 'Node', 'ResourceType']), tenantId));
+      case 'Tenant': return plus(this.noted(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1)), this.fieldsOf('Tenant', on([null, 'Node', 'Tenant']), tenantId));
+      case 'DecommissionedResource': return plus(this.noted(callsOf('historyDetail')), this.fieldsOf('DecommissionedResource', on([null, 'Node', 'DecommissionedResource']), tenantId));
+      case 'ResourceType': return plus(this.noted(callsOf('resourceTypes', this.typesReadCounted(tenantId) ? 0 : 1)), this.fieldsOf('ResourceType', on([null, 'Node', 'ResourceType']), tenantId));
     }
   }
 
@@ -256,30 +240,40 @@ class Walker {
     const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
     // Keys looked up by node, nodes and _entities: the loaders read each once per operation, so they count once.
     const looked = new Set<string>();
+    const tenantIs = (tenant: string | null) => {
+      if (this.trace) this.trace.tenant = tenant;
+    };
     for (const { field } of this.fields(operation.selectionSet)) {
       const name = field.name.value;
       const entry = name === '_entities' ? { byKey: true as const } : costOf(rootType, name);
       if (!entry) continue;
       if (entry.byKey) {
-        const list = name === 'node' ? [this.arg(field, 'id')] : this.arg(field, name === 'nodes' ? 'ids' : 'representations');
+        const list = name === 'node' ? [this.args.arg(field, 'id')] : this.args.arg(field, name === 'nodes' ? 'ids' : 'representations');
         if (!Array.isArray(list)) {
           const kinds: NodeKind[] = ['Resource', 'Tenant', 'DecommissionedResource', 'ResourceType'];
-          add(null, times(worstOf(kinds.map((kind) => this.byKey(field.selectionSet, kind, null))), this.settings.maxPageSize));
+          tenantIs(null);
+          // The worst of the kinds is recorded once, as what each of the keys costs.
+          const quiet = <T>(fn: () => T): T => (this.trace ? this.trace.quiet(fn) : fn());
+          const each = quiet(() => worstOf(kinds.map((kind) => this.byKey(field.selectionSet, kind, null))));
+          this.at(responseKey(field), () => this.each(this.settings.maxPageSize, () => this.noted(each)));
+          add(null, times(each, this.settings.maxPageSize));
           continue;
         }
         for (const item of list) {
           const key = nodeKeyOf(item);
           if (!key || !firstTime(looked, JSON.stringify(key))) continue; // a key that names nothing is refused before any call
-          add(key.tenantId, this.byKey(field.selectionSet, key.kind, key.tenantId));
+          tenantIs(key.tenantId);
+          add(key.tenantId, this.at(responseKey(field), () => this.byKey(field.selectionSet, key.kind, key.tenantId)));
         }
         continue;
       }
-      const id = this.arg(field, 'id');
-      const input = this.arg(field, 'input') as { tenantId?: unknown; id?: unknown } | null | undefined;
+      const id = this.args.arg(field, 'id');
+      const input = this.args.arg(field, 'input') as { tenantId?: unknown; id?: unknown } | null | undefined;
       const tenantArg = name === 'tenant' ? (typeof id === 'string' ? id : null) : null;
       const tenant = tenantArg !== null ? tenantOfArgument(tenantArg)
         : typeof input?.tenantId === 'string' ? input.tenantId : typeof input?.id === 'string' ? tenantOfGlobalId(input.id) : null;
-      add(tenant, this.priced(entry, field, tenantArg));
+      tenantIs(tenant);
+      add(tenant, this.at(responseKey(field), () => this.priced(entry, field, tenantArg)));
     }
     return byTenant;
   }
@@ -290,11 +284,12 @@ export function estimateUpstreamCalls(
   operationName: string | null | undefined,
   variables: Record<string, unknown>,
   settings: CostSettings,
+  trace: CostTrace | null = null,
 ): UpstreamEstimate {
   const operation = operationOf(document, operationName);
   if (!operation) return { estimate: 0, byTenant: new Map(), problems: [] };
-  const walker = new Walker(documentWalk(document), variables, settings);
+  const walker = new Walker(documentWalk(document), variables, settings, trace);
   const byTenant = walker.root(operation);
   const estimate = [...byTenant.values()].reduce((sum, cost) => sum + cost.total, 0);
-  return { estimate, byTenant, problems: walker.problems };
+  return { estimate, byTenant, problems: walker.args.problems };
 }

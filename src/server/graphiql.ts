@@ -1,10 +1,13 @@
 /**
  * What a browser gets: GraphiQL (bundled, no CDN) opening with the example operation and the
  * header that makes the answer say what it cost upstream; and `GET /` sending the browser there.
- * (The page, 9 MB of HTML and scripts, is compressed by content-encoding.ts.)
+ * (The page, 9 MB of HTML and scripts, is compressed by content-encoding.ts.) Its sidebar has the
+ * upstream-cost panel (graphiql-cost-panel.ts).
  */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_OPERATION } from './example-operation.js';
+import { COST_PANEL_SCRIPT } from './graphiql-cost-panel.js';
 import { LIVE_PATCH_HEADER } from './live-query.js';
 
 /**
@@ -23,7 +26,36 @@ export function graphiqlOptions(): GraphiQLOptions {
     defaultHeaders: headers,
     // Open the header editor, so that what is sent is in view.
     defaultEditorToolsVisibility: 'headers',
+    // The stock favicon is a 151 kB data URI in every page; this one is a few bytes.
+    favicon: FAVICON,
   };
+}
+
+const FAVICON = "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><circle cx='8' cy='8' r='7' fill='%23e10098'/></svg>";
+
+/** Where the bundle hands GraphiQL its own plugins (the explorer), and the call that renders the page. */
+const BUNDLE_PLUGINS = 'plugins:[r],';
+const RENDER_CALL = 'YogaGraphiQL.renderYogaGraphiQL(';
+
+let rendered: { key: string; html: string } | null = null;
+
+/**
+ * The bundled GraphiQL page with the cost panel (graphiql-cost-panel.ts) in its sidebar. The
+ * bundle's YogaGraphiQL gives GraphiQL a fixed plugin list; the panel is appended to it at that one
+ * place (test/e2e/graphiql-cost-panel.test.ts fails when an upgrade moves it), and its props
+ * (onEdit* callbacks, the plugin) are added where the page renders. The page is made once per options.
+ */
+export function renderInventoryGraphiQL(options: GraphiQLOptions): string {
+  const key = JSON.stringify(options);
+  if (rendered?.key === key) return rendered.html;
+  const stock = renderGraphiQL(options);
+  const html = stock.split(BUNDLE_PLUGINS).length === 2 && stock.split(RENDER_CALL).length === 2
+    ? stock
+      .replace(BUNDLE_PLUGINS, () => 'plugins:[r].concat(n.inventoryPlugins||[]),')
+      .replace(RENDER_CALL, () => `${COST_PANEL_SCRIPT}\nYogaGraphiQL.renderYogaGraphiQL = (function (render) { return function (root, o) { return render(root, window.inventoryCostPanel(o)); }; })(YogaGraphiQL.renderYogaGraphiQL);\n${RENDER_CALL}`)
+    : stock; // a bundle laid out otherwise: GraphiQL without the panel
+  rendered = { key, html };
+  return html;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
-import { estimateUpstreamCalls, type UpstreamEstimate } from '../schema/cost.js';
+import { estimateUpstreamCalls, type CostSettings, type UpstreamEstimate } from '../schema/cost.js';
 import { ASSUMED_SIZES } from '../schema/field-costs.js';
 import { callsByWindow } from '../core/call-count.js';
 import type { RateCategory, RouteName } from '../core/routes.js';
@@ -162,10 +162,9 @@ function overWindow(estimates: Iterable<UpstreamEstimate>, windows: WindowLimits
   return null;
 }
 
-export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimits | null = null): Plugin {
-  const { maxTokens } = config.limits;
-  const maxCost = config.maxUpstreamCallsPerOperation;
-  const settings = {
+/** The estimate's settings from the gateway's (admission, the rate-limit claim and explain read the same). */
+export function costSettingsOf(config: Pick<GatewayConfig, 'defaultPageSize' | 'maxPageSize' | 'maxAvailabilityWindowDays'>): CostSettings {
+  return {
     defaultPageSize: config.defaultPageSize,
     maxPageSize: config.maxPageSize,
     minimalListSize: config.maxPageSize,
@@ -173,6 +172,28 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
     resourceTypeCount: ASSUMED_SIZES.resourceTypes,
     maxAvailabilityWindowDays: config.maxAvailabilityWindowDays,
   };
+}
+
+/**
+ * Why an operation with this estimate is refused before it runs, or null: over MAX_UPSTREAM_CALLS
+ * (alone or with its batch), or over what one window of the upstream allows.
+ */
+export function costRefusal(found: UpstreamEstimate, config: Pick<GatewayConfig, 'maxUpstreamCallsPerOperation'>, windows: WindowLimits | null, batch?: BatchPlan): GraphQLError | null {
+  const maxCost = config.maxUpstreamCallsPerOperation;
+  const calls = found.estimate;
+  if (calls > maxCost) {
+    return tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
+  }
+  if (batch && batch.total > maxCost) {
+    return tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.length} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`);
+  }
+  const over = windows && overWindow(batch ? batch.parts.map((p) => p.estimate) : [found], windows);
+  return over ? overWindowError(batch ? 'batch' : 'operation', over.calls, over.category, over.limit) : null;
+}
+
+export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimits | null = null): Plugin {
+  const { maxTokens } = config.limits;
+  const settings = costSettingsOf(config);
   /**
    * Estimates of operations without variables, which depend on the document alone: by document
    * (Yoga's parse cache hands out one document object per text; a batch's plan parses its own,
@@ -243,8 +264,6 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
     onExecute({ args, setResultAndStopExecution }) {
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const ctx = args.contextValue as Pick<GatewayContext, 'estimatedUpstreamCalls' | 'upstreamEstimate'> & { request?: Request };
-      const overLimit = (calls: number) =>
-        tooExpensive('upstreamCalls', calls, maxCost, `The operation could make about ${calls} upstream calls; the limit is ${maxCost}. Ask for fewer items or fewer nested fields.`);
       const stop = (error: GraphQLError | readonly GraphQLError[]) => {
         setResultAndStopExecution({ errors: Array.isArray(error) ? error : [error as GraphQLError] });
         return undefined;
@@ -262,14 +281,8 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
       if (problems.length > 0) return stop(problems);
       ctx.estimatedUpstreamCalls = calls;
       ctx.upstreamEstimate = found;
-      if (calls > maxCost) return stop(overLimit(calls));
-      const batch = batchPlanOf(ctx.request);
-      if (batch && batch.total > maxCost) {
-        return stop(tooExpensive('upstreamCalls', batch.total, maxCost, `The batch's ${batch.parts.length} operations could make about ${batch.total} upstream calls together; the limit per request is ${maxCost}. Send fewer or smaller operations.`));
-      }
-      const over = windows && overWindow(batch ? batch.parts.map((p) => p.estimate) : [found], windows);
-      if (over) return stop(overWindowError(batch ? 'batch' : 'operation', over.calls, over.category, over.limit));
-      return checks;
+      const refused = costRefusal(found, config, windows, batchPlanOf(ctx.request));
+      return refused ? stop(refused) : checks;
     },
   };
 }

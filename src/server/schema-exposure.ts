@@ -144,3 +144,23 @@ export function schemaExposurePlugin(config: Pick<GatewayConfig, 'introspection'
     },
   };
 }
+
+let knownNames: { schema: GraphQLSchema; names: Set<string> } | null = null;
+
+/**
+ * A structure the gateway answers about a request (an explain plan) with every schema name in its
+ * strings that the request did not use replaced by "(hidden)": with introspection off, it tells
+ * no more of the schema than the request already knew. Object keys are the answer's own vocabulary.
+ */
+export function withoutUnnamedSchemaNames<T>(value: T, schema: GraphQLSchema, document: DocumentNode, variables: unknown): T {
+  if (knownNames?.schema !== schema) knownNames = { schema, names: schemaNames(schema) };
+  const known = knownNames.names;
+  const named = requestNames(document, variables);
+  const hide = (item: unknown): unknown => {
+    if (typeof item === 'string') return item.replace(IDENTIFIER, (word) => (known.has(word) && !named.has(word) ? '(hidden)' : word));
+    if (Array.isArray(item)) return item.map(hide);
+    if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, hide(v)]));
+    return item;
+  };
+  return hide(value) as T;
+}

@@ -1,7 +1,6 @@
 /** createGateway: the Yoga instance (no listening); src/server/main.ts serves it. */
 import { GraphQLError } from 'graphql';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayConfig } from '../config.js';
 import type { GatewayContext } from '../context.js';
@@ -12,11 +11,12 @@ import { OperationStats } from '../core/operation-stats.js';
 import { callerKey } from '../core/caller.js';
 import type { IncomingMessage } from 'node:http';
 import { csrfPreventionPlugin } from './csrf.js';
-import { graphiqlOptions, landingRedirectPlugin } from './graphiql.js';
+import { graphiqlOptions, landingRedirectPlugin, renderInventoryGraphiQL } from './graphiql.js';
 import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js';
 import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
 import { AdmissionController, admissionPlugin } from './admission.js';
 import { rateLimitPlugin } from './rate-limits.js';
+import { explainPlugin } from './explain.js';
 import { byCategory, plus } from '../core/call-count.js';
 import { LiveQueries } from './live-query.js';
 import { operationContext } from './operation-context.js';
@@ -185,8 +185,8 @@ export function createGateway({
     graphqlEndpoint: '/graphql',
     // No landing page: with GraphiQL on, `GET /` is redirected to it (landingRedirectPlugin).
     landingPage: false,
-    // Bundled GraphiQL: works without reaching a CDN.
-    renderGraphiQL,
+    // Bundled GraphiQL: works without reaching a CDN; with the upstream-cost panel.
+    renderGraphiQL: renderInventoryGraphiQL,
     healthCheckEndpoint: '/healthz',
     graphiql: config.graphiql ? graphiqlOptions() : false,
     maskedErrors: {
@@ -245,6 +245,8 @@ export function createGateway({
       // A cross-site form post must carry a header that browsers only send after a CORS preflight.
       csrfPreventionPlugin(),
       httpErrorCodesPlugin(),
+      // x-explain: 1 answers the cost plan instead of running the operation (before the limits, which would refuse it).
+      explainPlugin(config, client.budget),
       operationLimitsPlugin(config, client.budget),
       // INTROSPECTION off: `_service` only with the federation secret, no schema names in error messages.
       schemaExposurePlugin(config),

@@ -58,6 +58,10 @@ describe('production settings', () => {
     expect(loadConfig(prod).upstreamStats).toBe(false);
     expect(loadConfig({ ...prod, UPSTREAM_STATS: 'true' }).upstreamStats).toBe(true);
     expect(loadConfig({}).upstreamStats).toBe(true);
+    // Issue 40: explain (x-explain: 1) likewise, allowed with EXPLAIN=on.
+    expect(loadConfig(prod).explain).toBe(false);
+    expect(loadConfig({ ...prod, EXPLAIN: 'on' }).explain).toBe(true);
+    expect(loadConfig({}).explain).toBe(true);
     expect(loadConfig(prod).connections).toEqual({ headersTimeoutMs: 10_000, maxConnectionsPerAddress: 256 });
     expect(refusal({ ...prod, HEADERS_TIMEOUT_MS: '100' })).toMatch(/^HEADERS_TIMEOUT_MS must be between 1000 and 60000/);
     expect(loadConfig({ ...prod, MAX_CONNECTIONS_PER_ADDRESS: '0' }).connections.maxConnectionsPerAddress).toBe(0);
