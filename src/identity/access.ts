@@ -7,11 +7,12 @@
  */
 import type { GraphQLError } from 'graphql';
 import { gatewayError } from '../core/errors.js';
+import type { UpstreamEstimate } from '../core/call-count.js';
 
 export type TenantAction = 'read' | 'write';
 
 /** The scopes' default names (AUTH_READ_SCOPE, AUTH_WRITE_SCOPE): the subgraph SDL's @requiresScopes names these. */
-export const DEFAULT_SCOPES = { readScope: 'inventory:read', writeScope: 'inventory:write' } as const;
+export const DEFAULT_SCOPES = { readScope: 'inventory:read', writeScope: 'inventory:write', explainScope: 'inventory:explain' } as const;
 
 /**
  * What a federation router may check before calling this subgraph, from the same rule: reading
@@ -39,6 +40,8 @@ export interface Identity {
 export interface AccessScopes {
   readScope: string;
   writeScope: string;
+  /** Lets a caller ask for cost plans (x-explain) where EXPLAIN is off (production). */
+  explainScope?: string;
 }
 
 /** The reasons of the gateway's own FORBIDDEN (a field refused, the rest of the answer stands). */
@@ -85,5 +88,29 @@ export class TenantAccess {
 
   mayRead(tenantId: string): boolean {
     return this.refusal(tenantId, 'read') === null;
+  }
+
+  /** Whether the caller's token holds the explain scope (never without sign-in: EXPLAIN decides then). */
+  mayExplain(): boolean {
+    const scope = this.scopes?.explainScope;
+    return scope !== undefined && this.identity !== null && this.identity.scopes.has(scope);
+  }
+
+  /**
+   * An estimate without the tenants this caller may not read: their calls are never made (refused
+   * before the cache and any call), so they are not claimed from those tenants' windows, nor their
+   * windows told.
+   */
+  grantedOnly(found: UpstreamEstimate): UpstreamEstimate {
+    if (!this.restricted) return found;
+    let removed = 0;
+    const byTenant = new Map(found.byTenant);
+    for (const [tenant, count] of found.byTenant) {
+      if (tenant !== null && !this.mayRead(tenant)) {
+        byTenant.delete(tenant);
+        removed += count.total;
+      }
+    }
+    return removed === 0 ? found : { ...found, byTenant, estimate: Math.max(0, found.estimate - removed) };
   }
 }

@@ -21,6 +21,8 @@ export interface IdentitySettings {
   /** AUTH_READ_SCOPE / AUTH_WRITE_SCOPE: the scopes that allow reading and updating. */
   readScope: string;
   writeScope: string;
+  /** AUTH_EXPLAIN_SCOPE: lets a caller ask for cost plans (x-explain) where EXPLAIN is off. */
+  explainScope: string;
 }
 
 /** Asymmetric JWS algorithms: a key set never verifies an HMAC (its "key" would be public) or `none`. */
@@ -89,6 +91,7 @@ export function identitySetting(env: Env, production: boolean, authMode: AuthMod
       tenantsClaim: env.AUTH_TENANTS_CLAIM?.trim() || 'tenants',
       readScope: scope('AUTH_READ_SCOPE', DEFAULT_SCOPES.readScope),
       writeScope: scope('AUTH_WRITE_SCOPE', DEFAULT_SCOPES.writeScope),
+      explainScope: scope('AUTH_EXPLAIN_SCOPE', DEFAULT_SCOPES.explainScope),
     },
     identityOff: false,
   };

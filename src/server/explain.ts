@@ -19,6 +19,7 @@ import { CostTrace } from '../schema/cost-trace.js';
 import type { RateBudget } from '../upstream/rate-budget.js';
 import { available } from '../upstream/rate-window.js';
 import { mayExplain } from './explain-access.js';
+import type { TenantAccess } from '../identity/access.js';
 import { batchPlanOf, costRefusal, costSettingsOf } from './limits.js';
 import { withoutUnnamedSchemaNames } from './schema-exposure.js';
 
@@ -50,17 +51,19 @@ export function explainPlugin(config: ExplainConfig, budget: RateBudget): Plugin
   const settings = costSettingsOf(config);
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as { request?: Request; params?: GraphQLParams };
+      const ctx = args.contextValue as { request?: Request; params?: GraphQLParams; access?: TenantAccess };
       if (ctx.request?.headers.get(EXPLAIN_HEADER) !== '1') return;
-      if (!mayExplain(config, ctx.request)) {
+      if (!mayExplain(config, ctx.access)) {
         setResultAndStopExecution({
-          errors: [gatewayError('FORBIDDEN', `This gateway does not explain operations to this caller (the ${EXPLAIN_HEADER} header); its operator allows it with EXPLAIN=on.`, { http: { status: 403 } })],
+          errors: [gatewayError('FORBIDDEN', `This gateway does not explain operations to this caller (the ${EXPLAIN_HEADER} header); its operator allows it with EXPLAIN=on, or with sign-in a token holding the explain scope.`, { http: { status: 403 } })],
         });
         return;
       }
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const trace = new CostTrace();
-      const estimate = estimateUpstreamCalls(args.document, args.operationName, variables, settings, trace);
+      const raw = estimateUpstreamCalls(args.document, args.operationName, variables, settings, trace);
+      // Tenants the caller may not read: no plan of theirs, no window told.
+      const estimate = ctx.access?.grantedOnly(raw) ?? raw;
       if (estimate.problems.length > 0) {
         setResultAndStopExecution({ errors: estimate.problems as GraphQLError[] });
         return;
@@ -70,7 +73,7 @@ export function explainPlugin(config: ExplainConfig, budget: RateBudget): Plugin
       const plan = planOf({
         operationName: operationOf(args.document, args.operationName)?.name?.value ?? null,
         estimate,
-        parts: trace.parts,
+        parts: trace.parts.filter((part) => part.tenant === null || (ctx.access?.mayRead(part.tenant) ?? true)),
         categoryOf: budget.categoryOf,
         windowOf: (tenant: string | null, category: RateCategory) => (tenant === null ? null : windows.get(`${tenant}\u0000${category}`) ?? null),
         refusal: refusal?.message ?? null,

@@ -18,25 +18,7 @@ import type { RateCategory, RouteName } from '../core/routes.js';
 import { documentWalk, operationOf } from '../schema/document-walk.js';
 import { refusal } from './content-encoding.js';
 import { trustedDocumentOf } from './trusted-documents.js';
-import type { TenantAccess } from '../identity/access.js';
 
-/**
- * Calls on tenants the caller may not read are never made (refused before the cache and any call),
- * so they are neither estimated nor claimed from those tenants' windows: a refused tenant's budget
- * is not touched, and its state not told.
- */
-function grantedOnly(found: UpstreamEstimate, access: TenantAccess | undefined): UpstreamEstimate {
-  if (!access?.restricted) return found;
-  let removed = 0;
-  const byTenant = new Map(found.byTenant);
-  for (const [tenant, count] of found.byTenant) {
-    if (tenant !== null && !access.mayRead(tenant)) {
-      byTenant.delete(tenant);
-      removed += count.total;
-    }
-  }
-  return removed === 0 && byTenant.size === found.byTenant.size ? found : { ...found, byTenant, estimate: Math.max(0, found.estimate - removed) };
-}
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'OPERATION_TOO_EXPENSIVE', limitKind: kind, estimate, limit } });
@@ -276,7 +258,9 @@ export function operationLimitsPlugin(config: GatewayConfig, windows: WindowLimi
           if (single.data === undefined && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => withCode(e, 'BAD_USER_INPUT')) } as never);
         },
       };
-      const found = grantedOnly(estimate(args.document, args.operationName, variables), (ctx as Partial<GatewayContext>).access);
+      // Tenants the caller may not read cost nothing (src/identity/access.ts).
+      const raw = estimate(args.document, args.operationName, variables);
+      const found = (ctx as Partial<GatewayContext>).access?.grantedOnly(raw) ?? raw;
       const { estimate: calls, problems } = found;
       if (problems.length > 0) return stop(problems);
       ctx.estimatedUpstreamCalls = calls;

@@ -25,6 +25,7 @@ const PEOPLE = [
   { clientId: 'carol', tenants: ['client_2'], scopes: ['inventory:read'] },
   { clientId: 'root', tenants: ['*'], scopes: ['inventory:read', 'inventory:write'] },
   { clientId: 'brief', tenants: ['client_1'], scopes: ['inventory:read'], ttlS: 5 },
+  { clientId: 'planner', tenants: ['client_1'], scopes: ['inventory:read', 'inventory:explain'] },
 ];
 
 let provider: OpenIdProvider;
@@ -346,6 +347,34 @@ describe('streams end with their token', () => {
     expect(seen[expired + 1]!.data).toBeTruthy();
     expect(connections).toBeGreaterThanOrEqual(2);
   }, 30_000);
+});
+
+describe('cost plans in production: for callers whose token holds the explain scope', () => {
+  it('EXPLAIN off (production): refused without the scope, a plan with it, of granted tenants only', async () => {
+    const prod = await startHarness({ simulator: SIM_AUTH, env: { ...identityEnv(), NODE_ENV: 'production' } });
+    try {
+      await ready(prod);
+      const explain = async (who: string) => {
+        const response = await prod.fetch(prod.endpoint, {
+          method: 'POST', headers: { 'content-type': 'application/json', 'x-explain': '1', ...(await bearer(who)) }, body: JSON.stringify({ query: TWO_TENANTS }),
+        });
+        return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: { extensions?: Record<string, unknown> }[]; extensions?: { explain?: Record<string, unknown> } } };
+      };
+      prod.resetCounts();
+      const refused = await explain('alice');
+      expect(refused.status).toBe(403);
+      expect(refused.body.errors![0]!.extensions!.code).toBe('FORBIDDEN');
+      const planned = await explain('planner');
+      expect(planned.status).toBe(200);
+      expect(planned.body.data).toBeNull();
+      const text = JSON.stringify(planned.body.extensions!.explain);
+      expect(text).toContain('client_1');
+      expect(text).not.toContain('client_2');
+      expect(upstreamCalls(prod)).toEqual({});
+    } finally {
+      await prod.close();
+    }
+  });
 });
 
 describe('production needs to know who is asking', () => {
