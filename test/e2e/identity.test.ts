@@ -112,6 +112,13 @@ describe('refusals of the token', () => {
     expect(upstreamCalls(h)).toEqual({});
   });
 
+  it('the GraphiQL page and the health routes need no token (the page sends the one typed into its Headers tab)', async () => {
+    const page = await h.fetch(h.endpoint, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    expect((await h.fetch(h.endpoint.replace('/graphql', '/healthz'))).status).toBe(200);
+  });
+
   it('/metrics counts the refusals by reason', async () => {
     const text = await (await h.fetch(h.endpoint.replace('/graphql', '/metrics'))).text();
     expect(text).toMatch(/gateway_auth_refusals_total\{reason="TOKEN_MISSING"\} [1-9]/);
