@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, parse, visit } from 'graphql';
 import { schema } from '../../src/schema/index.js';
 import { startHarness, type Harness } from '../support/harness.js';
+import { DASHBOARD } from '../support/dashboard-query.js';
 
 /** The README's example (section "Example"). */
 const README_EXAMPLE = `{
@@ -23,15 +24,6 @@ const README_EXAMPLE = `{
   }
 }`;
 
-/** One page of a 100-resource dashboard (as in rate-limits.test.ts): hosts, applications, 24 h availability. */
-const DASHBOARD = `query Dashboard($tenant: ID!, $after: String, $from: DateTime!, $to: DateTime!) {
-  tenant(id: $tenant) {
-    resources(first: 100, after: $after) {
-      pageInfo { endCursor }
-      nodes { id hostName applications { name } availability(from: $from, to: $to) { availabilityPercent } }
-    }
-  }
-}`;
 const DAY = { from: '2026-10-31T00:00:00Z', to: '2026-11-01T00:00:00Z' };
 
 type Plan = {

@@ -9,16 +9,8 @@ import { createClient } from 'graphql-sse';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.js';
 import { testClock } from '../support/test-clock.js';
+import { DASHBOARD } from '../support/dashboard-query.js';
 
-/** One page of a 100-resource dashboard: the hosts, their applications and 24 h availability. */
-const DASHBOARD = `query Dashboard($tenant: ID!, $after: String, $from: DateTime!, $to: DateTime!) {
-  tenant(id: $tenant) {
-    resources(first: 100, after: $after) {
-      pageInfo { endCursor }
-      nodes { id hostName applications { name } availability(from: $from, to: $to) { availabilityPercent } }
-    }
-  }
-}`;
 
 const TYPES = `query Types($tenant: ID!) { tenant(id: $tenant) { resourceTypes { name } } }`;
 
