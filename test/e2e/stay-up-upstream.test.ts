@@ -144,9 +144,12 @@ describe('circuit breaker', () => {
       const recovered = performance.now();
       const during = answers.filter((a) => a.start >= opened && a.end <= recovered);
       expect(during.length).toBeGreaterThanOrEqual(60);
-      const outageLatency = summary(during.map((a) => a.end - a.start));
+      // The probes' answers wait on their one attempt; every other answer is refused by the breaker.
+      const refused = during.filter((a) => a.calls === 0);
+      const outageLatency = summary(refused.map((a) => a.end - a.start));
       const baseLatency = summary(baseline.filter((a) => a.start >= opened && a.end <= recovered).map((a) => a.end - a.start));
-      console.info(`during the outage: ${describeLatency(outageLatency)}; no upstream work at the same moments: ${describeLatency(baseLatency)}`);
+      const probeMs = during.filter((a) => a.calls !== 0).map((a) => Math.round(a.end - a.start));
+      console.info(`during the outage, refused by the breaker: ${describeLatency(outageLatency)}; probes: ${probeMs.join(', ')} ms; no upstream work at the same moments: ${describeLatency(baseLatency)}`);
       expect(during.every((a) => !a.complete && a.codes.has('UPSTREAM_UNAVAILABLE'))).toBe(true);
       // None waits on the upstream: an answer with no upstream attempt at all, but for the probes,
       // one per cool-down at most since the outage began (each one attempt, refused at once by the
@@ -157,11 +160,14 @@ describe('circuit breaker', () => {
       const probes = during.filter((a) => a.calls !== 0);
       expect(probes.every((a) => a.calls === 1), JSON.stringify(probes.map((a) => a.calls))).toBe(true);
       expect(probes.length).toBeLessThanOrEqual(probesAllowed);
-      // And at once: as fast as the machine answers an operation with no upstream work at the same
-      // moments, within a factor of 2 for the failed page's own work (and 20 ms for the timers'
-      // granularity when both are a few ms). Waiting for the upstream instead (the cool-down of
-      // 1 s until a probe, backoff of 50 ms to 2 s between retries) puts answers beyond it
-      // whatever the machine's speed: the baseline stretches with the machine, those waits do not shrink.
+      // And at once (all but the probes): as fast as the machine answers an operation with no
+      // upstream work at the same moments, within a factor of 2 for the failed page's own work
+      // (and 20 ms for the timers' granularity when both are a few ms). The bound was 1 s for the
+      // slowest, a quiet machine's figure; one half as fast overran it (issue 41: 1,417 ms), and
+      // a probe's own attempt took that long here on a loaded one. Waiting for the upstream instead
+      // (the cool-down of 1 s until a probe, backoff of 50 ms to 2 s between retries) puts answers
+      // beyond this bound whatever the machine's speed: the baseline stretches with the machine,
+      // those waits do not shrink.
       expect(outageLatency.p99).toBeLessThanOrEqual(2 * baseLatency.p99 + 20);
       expect(outageLatency.max).toBeLessThanOrEqual(2 * baseLatency.max + 20);
       // Calls sent just before it opened still end: at most UPSTREAM_MAX_IN_FLIGHT of them (within a
@@ -266,20 +272,27 @@ describe('the operation deadline', () => {
     }
     const elapsed = performance.now() - started;
     console.info(`deadline 2000 ms (gc: ${forceGc}): answered after ${elapsed.toFixed(0)} ms`);
-    // The deadline, plus what a loaded machine adds to any answer (without it: 7.7 s).
-    expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
+    // By the deadline, not after the operation's whole work (11 calls of 700 ms one at a time:
+    // 7.7 s). Halfway between the two leaves whatever a slow or busy machine adds to an answer
+    // (the bound was the deadline + 500 ms, a quiet machine's room, which a busy one overran) and
+    // still tells the deadline from its absence.
+    expect(elapsed).toBeLessThanOrEqual(2_000 + (7_700 - 2_000) / 2);
     expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
     expect(res.errors!.length).toBeGreaterThanOrEqual(8);
     expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
-    // Let anything that would still leave reach the simulator, then look.
-    await sleep(300);
+    // Let anything that would still leave reach the simulator, then look: a call sent after the
+    // answer would be due 700 ms after the last one.
+    await sleep(1_000);
     const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
     console.info(`upstream requests started at ${starts.join(', ')} ms`);
     // The search at 0, then one nested call at 700 and one at 1400 (later on a loaded machine);
-    // the next would start after 2000: it must not.
-    expect(starts.length).toBeGreaterThanOrEqual(2);
+    // the next would start after 2000: it must not. Counted, not timed: a request sent before the
+    // deadline may reach the simulator after it on a busy machine (it did: 2,017 ms), and one
+    // at a time at 700 ms each, no more than three fit before the deadline at any speed. At least
+    // the search: on a busy machine with the forced collections its answer took most of the
+    // deadline and no nested call was sent (the queued ones still end with UPSTREAM_TIMEOUT by it).
+    expect(starts.length).toBeGreaterThanOrEqual(1);
     expect(starts.length).toBeLessThanOrEqual(3);
-    expect(Math.max(...starts)).toBeLessThan(2_000);
   });
 
   it('answers at the deadline although its calls wait behind another operation\'s call, also when garbage is collected meanwhile', async () => {
@@ -301,16 +314,19 @@ describe('the operation deadline', () => {
       h.simulator.configure({ hang: true });
       const { res, elapsed } = await b;
       console.info(`operation queued behind another's call: answered after ${elapsed.toFixed(0)} ms (deadline 2000 ms)`);
-      // The deadline, plus what a loaded machine adds to any answer (without it, B is never
-      // answered: the upstream hangs).
-      expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
+      // By the deadline (without it, B is never answered: the upstream hangs). Twice the deadline
+      // leaves whatever a slow or busy machine adds to an answer (the bound was the deadline +
+      // 500 ms, a quiet machine's room) and still tells an answer at the deadline from none.
+      expect(elapsed).toBeLessThanOrEqual(2 * 2_000);
       expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
       expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
       expect((await c).errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
-      await sleep(200);
-      const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
+      // B's calls were never sent: two requests in all (B's search, C's call), however late they
+      // reached the simulator on a busy machine (counted, not timed against the deadline).
+      await sleep(500);
+      const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
+      console.info(`upstream requests started at ${starts.join(', ')} ms`);
       expect(starts).toHaveLength(2);
-      expect(Math.max(...starts)).toBeLessThan(2_000);
     } finally {
       stopGc();
     }
