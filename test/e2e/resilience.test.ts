@@ -93,8 +93,9 @@ describe('deadlines and disconnects', () => {
     expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
     expect(elapsed).toBeGreaterThanOrEqual(deadlineMs - 100);
     expect(elapsed).toBeLessThanOrEqual(deadlineMs + lateByMs);
-    // A fourth attempt would be due a third of the deadline after the third.
-    await sleep(deadlineMs / 3);
+    // A fourth attempt would be due as the third times out (at about the deadline), after a
+    // backoff of at most 2 s.
+    await sleep(Math.min(deadlineMs / 3, 3_000));
     const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
     console.info(`deadline ${deadlineMs} ms: answered after ${Math.round(elapsed)} ms, attempts at ${starts.join(', ')} ms`);
     // The attempts at about 0, 1/3 and 2/3 of the deadline; none once it has passed. Counted, not
