@@ -48,6 +48,8 @@ export default defineConfig({
     // Node 24 run writes its own).
     reporters: ['default', ['json', { outputFile: process.env.VITEST_REPORT ?? '.vitest-report.json' }]],
     include: ['test/**/*.test.ts'],
+    // With VITEST_CPU_REPORT set (scripts/test-busy.mjs), a line per file with its CPU-seconds.
+    setupFiles: ['test/support/cpu-cost.ts'],
     // Four workers on two cores, not Vitest's default of cores - 1 (one here): these files mostly
     // wait on sockets, timers and child processes, so fewer workers left the cores idle.
     maxWorkers: 4,

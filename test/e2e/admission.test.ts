@@ -39,6 +39,15 @@ async function post(url: string, query: string, headers: Record<string, string> 
   };
 }
 
+/** Waits until the condition holds (checked every 10 ms), at most 30 s. */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  const started = performance.now();
+  while (!(await condition())) {
+    if (performance.now() - started > 30_000) throw new Error(`not within 30 s: ${condition.toString()}`);
+    await sleep(10);
+  }
+}
+
 function p99(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
@@ -103,19 +112,25 @@ describe('admission control at default settings', () => {
       expect(a.ms).toBeLessThan(deadlineMs * 1.1);
       expect(a.status === 200 && a.data || a.status === 503 || a.codes.includes('UPSTREAM_TIMEOUT'), JSON.stringify(a)).toBe(true);
     }
+    const waitMs = h.config.maxAdmissionWaitMs;
     for (const a of shed) {
       expect(a.codes).toEqual(['OVERLOADED']);
       expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
-      // Shed when the wait bound is reached (5 s), never later.
-      expect(a.ms).toBeLessThan(h.config.maxAdmissionWaitMs + 1_000);
+      // Shed when the wait bound is reached (5 s), not held on to the deadline (30 s): the bound is
+      // halfway between the two (it was the wait bound + 1 s, which a machine half as fast and
+      // busy overran: a shed answer is late by whatever the machine adds, not by seconds of design).
+      expect(a.ms).toBeLessThan(waitMs + (deadlineMs - waitMs) / 2);
     }
     // What is admitted finishes: the upstream is never handed more than it can do by the deadline.
     expect(timedOut).toHaveLength(0);
     expect(ok.length).toBeGreaterThanOrEqual(8);
     expect(shed.length).toBeGreaterThan(0);
-    // Never behind the queue (which holds operations for up to 5 s); the bound leaves room for a loaded machine.
-    expect(p99(healthz)).toBeLessThan(500);
-    expect(p99(typename)).toBeLessThan(500);
+    // Never behind the queue: behind it a probe would wait for the operations queued ahead of it,
+    // up to the wait bound (5 s), or be shed (its status and data are checked as it is answered).
+    // Half that bound separates the two on any machine; the 500 ms it was is a quiet machine's
+    // figure, which one half as fast and busy overran (issue 41: 512 ms at a load average of 20).
+    expect(p99(healthz)).toBeLessThan(waitMs / 2);
+    expect(p99(typename)).toBeLessThan(waitMs / 2);
 
     expect(heapPeak - heapBefore).toBeLessThan(150 * 2 ** 20);
     expect(heapAfter - heapBefore).toBeLessThan(20 * 2 ** 20);
@@ -132,10 +147,14 @@ describe('admission control at default settings', () => {
     for (let i = 0; i < 8; i++) light.push(await post(h.url, CHEAP, { authorization: 'Bearer light-caller' }));
     const heavyAnswers = await Promise.all(heavy);
     for (const a of light) {
+      // Admitted, not shed: behind the heavy caller's queue (36 operations waiting, four at a time
+      // admitted, each a second or more) it would wait the whole wait bound and be shed.
       expect(a.data, JSON.stringify(a)).toBe(true);
-      // One upstream call of 300 ms, plus at most one more for a free upstream slot, and room for
-      // a loaded machine (behind the heavy caller's queue it would wait seconds).
-      expect(a.ms).toBeLessThan(1_500);
+      // And before that bound: one upstream call of 300 ms, plus at most one more for a free
+      // upstream slot, plus what the machine adds. The bound was 1.5 s, a quiet machine's figure
+      // with room; one half as fast and busy took 3.2 s (issue 41). The wait bound itself is what
+      // separates admitted at once from queued behind the heavy caller, at any speed.
+      expect(a.ms).toBeLessThan(h.config.maxAdmissionWaitMs);
     }
     // The heavy caller was indeed over its share: some of its operations waited or were shed.
     expect(heavyAnswers.some((a) => a.status === 503 || a.ms > 2_000)).toBe(true);
@@ -149,22 +168,31 @@ describe('admission control settings', () => {
       simulator: { latencyMs: 800 },
       env: { ADMISSION_CAPACITY: '16', ADMISSION_CAPACITY_PER_CALLER: '16', MAX_ADMISSION_QUEUE: '2', MAX_ADMISSION_WAIT_MS: '8000' },
     });
+    /** Admission control's gauges (its slots in use, operations waiting), from /metrics. */
+    const admission = async () => {
+      const text = await (await h!.fetch(h!.endpoint.replace('/graphql', '/metrics'))).text();
+      const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? NaN);
+      return { inProgress: gauge('gateway_admission_in_progress'), queued: gauge('gateway_admission_queued') };
+    };
     const running = post(h.url, NESTED); // takes all 16 slots for about 2.4 s (three rounds of 0.8 s)
-    await sleep(200);
+    // Event order, not sleeps: each step waits until the gateway shows the state it needs (a
+    // slow machine takes longer to get there).
+    await until(async () => (await admission()).inProgress === 16);
     const gone = new AbortController();
     const abandoned = [post(h.url, CHEAP, {}, gone.signal), post(h.url, CHEAP, {}, gone.signal)].map((p) => p.catch(() => null));
-    await sleep(200);
+    await until(async () => (await admission()).queued === 2);
     // The queue is full: shed at once.
     const full = await post(h.url, CHEAP);
     expect(full.status).toBe(503);
     expect(full.codes).toEqual(['OVERLOADED']);
     expect(full.retryAfter).toBe('8');
-    // At once, not after the 8 s wait (room for a loaded machine).
-    expect(full.ms).toBeLessThan(1_000);
+    // At once, not after the 8 s wait. Half the wait separates the two on any machine (it was
+    // 1 s, a quiet machine's figure with room).
+    expect(full.ms).toBeLessThan(8_000 / 2);
     // The two waiting clients go away: their places are free again, so the next two wait and are served.
     gone.abort();
     await Promise.all(abandoned);
-    await sleep(100);
+    await until(async () => (await admission()).queued === 0);
     const next = await Promise.all([post(h.url, CHEAP), post(h.url, CHEAP)]);
     expect((await running).data).toBe(true);
     for (const a of next) expect(a.data, JSON.stringify(a)).toBe(true);

@@ -197,8 +197,13 @@ describe('deferred work under the limits', () => {
   it('holds the admission slot while the stream runs and gives it back when it ends', async () => {
     h.simulator.configure({ routeLatencyMs: { availability: 300 } });
     const streaming = sse(DEFERRED, { first: 16 });
-    await sleep(150);
-    // The deferred operation holds all 16 slots: another operation is shed at once.
+    // The deferred operation holds all 16 slots (waited for on admission control's gauge, not
+    // slept: a busy machine takes longer than the 150 ms that were enough on a quiet one).
+    const slotsInUse = async () => Number(/^gateway_admission_in_progress (\d+)$/m.exec(await (await h.fetch(h.endpoint.replace('/graphql', '/metrics'))).text())?.[1]);
+    const from = performance.now();
+    while ((await slotsInUse()) < 16 && performance.now() - from < 30_000) await sleep(10);
+    expect(await slotsInUse()).toBe(16);
+    // Another operation is shed at once.
     const during = await h.query(PLAIN, { first: 1 });
     expect(during.errors?.[0]?.extensions?.code).toBe('OVERLOADED');
     const { payloads } = await streaming;

@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayProcess } from '../support/gateway-process.js';
+import { describeLatency, summary } from '../support/latency.js';
 
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 
@@ -80,7 +81,26 @@ describe('fragment bombs', () => {
     expect(perRequest).toBeLessThan(50);
   });
 
-  it('keeps /healthz fast (median under 250 ms, none over 1 s) while 10 clients send bombs', async () => {
+  it('keeps /healthz fast while 10 clients send bombs: it waits at most for the bombs queued ahead of it', async () => {
+    const healthz = async () => {
+      const started = performance.now();
+      const res = await fetch(url.replace('/graphql', '/healthz'));
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      return performance.now() - started;
+    };
+    // This machine now, one request at a time: /healthz alone, and each bomb alone (refused within
+    // 50 ms of the gateway's CPU, the cases above).
+    const healthzAlone: number[] = [];
+    const bombAlone: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const bomb of bombs) {
+        const started = performance.now();
+        await (await post(bomb.body)).arrayBuffer();
+        bombAlone.push(performance.now() - started);
+        healthzAlone.push(await healthz());
+      }
+    }
     let sending = true;
     let sent = 0;
     const senders = Array.from({ length: 10 }, async (_, i) => {
@@ -91,12 +111,8 @@ describe('fragment bombs', () => {
     });
     const latencies: number[] = [];
     const until = performance.now() + 3_000;
-    while (performance.now() < until) {
-      const started = performance.now();
-      const res = await fetch(url.replace('/graphql', '/healthz'));
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
-      latencies.push(performance.now() - started);
+    while (performance.now() < until || latencies.length < 20) {
+      latencies.push(await healthz());
       await sleep(20);
     }
     sending = false;
@@ -104,10 +120,15 @@ describe('fragment bombs', () => {
     expect(sent).toBeGreaterThan(50);
     // Fast while bombs arrive: no answer stuck behind a bomb (without the limits one bomb alone
     // holds the event loop for seconds). A /healthz waits behind the bombs already queued (ten
-    // senders); the bounds leave room for a loaded machine, which slows each of them.
-    const sorted = [...latencies].sort((a, b) => a - b);
-    console.info(`/healthz beside 10 bomb senders: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(1)} ms, ${sent} bombs`);
-    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(250);
-    expect(sorted.at(-1)).toBeLessThan(1_000);
+    // senders): at most ten bombs' time and its own, as this machine took for them one at a time
+    // just before, twice over for the contention of eleven clients at once. The bounds were
+    // 250 ms (median) and 1 s (slowest), a quiet machine's figures, which a busy one overran
+    // (342 ms at a load average of 20); relative to the same machine's own times they hold at
+    // any speed, while a bomb that held the event loop for seconds would be far beyond them.
+    const during = summary(latencies);
+    const alone = { healthz: summary(healthzAlone), bomb: summary(bombAlone) };
+    console.info(`/healthz beside 10 bomb senders: ${describeLatency(during)}, ${sent} bombs; alone: /healthz ${describeLatency(alone.healthz)}; a bomb ${describeLatency(alone.bomb)}`);
+    expect(during.p50).toBeLessThan(2 * (alone.healthz.p50 + 10 * alone.bomb.p50));
+    expect(during.max).toBeLessThan(2 * (alone.healthz.max + 10 * alone.bomb.max));
   });
 });

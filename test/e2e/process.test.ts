@@ -32,7 +32,11 @@ describe('gateway process', () => {
     const p = run({ PORT: '0', INVENTORY_API_URL: sim.url, INVENTORY_AUTH_MODE: 'none' });
     const url = await p.ready;
     const pending = fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tenant(id: "client_1") { resourceTypes { name } } }' }) });
-    await sleep(150);
+    // In flight: its upstream call (400 ms) has reached the simulator (waited for, not slept: a
+    // busy machine takes longer than the 150 ms that were enough on a quiet one).
+    const from = performance.now();
+    while (sim.stats().inFlight === 0 && performance.now() - from < 30_000) await sleep(10);
+    expect(sim.stats().inFlight).toBe(1);
     p.child.kill('SIGTERM');
     const response = await pending;
     const body = (await response.json()) as { data: { tenant: { resourceTypes: unknown[] } } };

@@ -1,7 +1,7 @@
 /**
  * Issue 28, "Done when": against the simulator at its documented limits (per tenant and minute:
  * 50 paginated GETs, 500 other GETs), with one gateway and with three replicas on one real Redis,
- * all at the gateway's default settings. One fake clock moves the simulator's windows and every
+ * all at the gateway's default settings (but REDIS_TIMEOUT_MS: test/support/in-process-fleet.ts says why). One fake clock moves the simulator's windows and every
  * gateway's: three simulated minutes take seconds.
  *
  * Needs redis-server (installed by .ci/run) for the fleet cases; they are skipped, with one line,
@@ -31,6 +31,12 @@ const START_MS = Date.UTC(2026, 10, 26, 10, 0, 0, 500);
 const ROUNDS = 180;
 const FIRST_SIZES = [6, 8, 10];
 const STATS = { 'x-upstream-stats': '1' };
+/**
+ * A workload's own timeout: 900 operations take 10-15 CPU-seconds, 25 s of wall time on a quiet
+ * 2-core machine and over 60 s on one core beside busy loops. The time is not what the case
+ * asserts (its clock is the test clock); the timeout only catches a hang.
+ */
+const WORKLOAD_TIMEOUT_MS = 240_000;
 
 type Category = 'paginated' | 'other';
 interface Ask { query: string; variables: Record<string, unknown>; first: number; full: boolean }
@@ -84,13 +90,21 @@ function checkAnswer(f: InProcessFleet, clock: TestClock, ask: Ask, reply: Graph
     expect(Number(reply.retryAfter)).toBe(extensions.retryAfter);
     expect(Math.abs(Number(extensions.retryAfter) - secondsToReset(f, clock))).toBeLessThanOrEqual(1);
     // Refused whole: not one upstream call was spent on it.
-    expect((body.extensions?.upstream as { totalCalls: number }).totalCalls).toBe(0);
-    // Not held back: read right as the refusal arrives (the simulator is in this process), some
-    // category has less left than the operation needs (the gateway's own estimate, x-upstream-stats).
-    // Calls of operations still running may have lowered it since: a bound, not an equality.
+    expect((body.extensions?.upstream as { totalCalls: number }).totalCalls, JSON.stringify({ errors: body.errors, upstream: body.extensions?.upstream, logs: f.logs.slice(-5) })).toBe(0);
+    // Not held back: in some category the gateway's window had less left than the operation needs
+    // (its own estimate, x-upstream-stats). The window is the one the gateway decided on, as the
+    // refusal's x-upstream-stats reports it (`rateLimits`, read as the operation ends): the
+    // upstream's remaining minus the places that operations running beside this one had claimed
+    // and not yet sent. The simulator's remaining is the wrong state for this: it does not count
+    // those places, whose calls are sent later (or never: a read the cache answered gives its
+    // place back when its operation ends). A refusal while others hold places waits for them up
+    // to MAX_ADMISSION_WAIT_MS; on a machine slow enough that they are held longer, the simulator
+    // showed exactly enough left for a justified refusal (issue 41). Holding back the budget
+    // (places never given back, a window read short) shows in the minutes' spent calls, below.
+    const held = (body.extensions?.upstream as { rateLimits?: Record<string, Partial<Record<Category, { remaining: number }>>> }).rateLimits?.client_1 ?? {};
+    const short = (['paginated', 'other'] as const).filter((c) => estimate[c] > 0 && (held[c]?.remaining ?? Infinity) < estimate[c]);
     const state = f.simulator.rateLimitState('client_1');
-    const short = (['paginated', 'other'] as const).filter((c) => estimate[c] > 0 && state[c].remaining < estimate[c]);
-    expect(short, `refused while the budget covered it: need ${JSON.stringify(estimate)}, left ${state.paginated.remaining}/${state.other.remaining}`).not.toEqual([]);
+    expect(short, `refused while the gateway's window covered it: need ${JSON.stringify(estimate)}, the gateway's window ${JSON.stringify(held)}, the simulator's remaining ${state.paginated.remaining}/${state.other.remaining}`).not.toEqual([]);
     tally.refused++;
     return false;
   }
@@ -186,7 +200,7 @@ describe('rate limits of the upstream, one gateway (documented limits, gateway d
     const clock = testClock(START_MS);
     fleet = await startInProcessFleet({ replicas: 1, clock });
     expectBudgetSpentOnAnswers(fleet, await runWorkload(fleet, clock));
-  });
+  }, WORKLOAD_TIMEOUT_MS);
 });
 
 describe.skipIf(!hasRedis)('rate limits of the upstream, three replicas on one Redis', () => {
@@ -201,7 +215,7 @@ describe.skipIf(!hasRedis)('rate limits of the upstream, three replicas on one R
     const clock = testClock(START_MS);
     fleet = await startInProcessFleet({ replicas: 3, clock, redisUrl: redis!.url });
     expectBudgetSpentOnAnswers(fleet, await runWorkload(fleet, clock));
-  });
+  }, WORKLOAD_TIMEOUT_MS);
 
   it('a paginated budget a plain REST client spent: one call in all reaches the upstream (its 429 closes the window for every replica) until the reset', async () => {
     const clock = testClock(START_MS);

@@ -62,8 +62,10 @@ describe('deadlines and disconnects', () => {
     const res = await h.query('{ tenant(id: "client_1") { resourceTypes { name } } }');
     const elapsed = performance.now() - started;
     expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
-    // By the deadline, plus what a loaded machine adds to any answer (without it: 10 retries of 1 s attempts).
-    expect(elapsed).toBeLessThanOrEqual(1500 + 500);
+    // By the deadline, not after 10 retries of 1 s attempts (11 s and more). Halfway between the
+    // two leaves whatever a slow or busy machine adds to an answer (the bound was the deadline +
+    // 500 ms, a quiet machine's room) and still tells the deadline from its absence.
+    expect(elapsed).toBeLessThanOrEqual(1_500 + (11_000 - 1_500) / 2);
     expect(elapsed).toBeGreaterThanOrEqual(1000);
   });
 
@@ -72,8 +74,15 @@ describe('deadlines and disconnects', () => {
     expect([config.operationTimeoutMs, config.upstreamTimeoutMs, config.upstreamRetries]).toEqual([30_000, 10_000, 10]);
   });
 
-  /** An upstream that never answers: UPSTREAM_TIMEOUT by the deadline, and no attempt started after it. */
-  async function holdsTheDeadline(env: Record<string, string>, deadlineMs: number, lateByMs: number): Promise<void> {
+  /**
+   * An upstream that never answers: UPSTREAM_TIMEOUT by the deadline, and no attempt started after
+   * it. Without the deadline the answer would come after 11 attempts of a third of it each (the
+   * defaults' proportions): half the deadline late still tells the two apart, and leaves whatever
+   * a slow or busy machine adds to an answer (the bound was the deadline + 500 ms or 1.5 s, a
+   * quiet machine's room).
+   */
+  async function holdsTheDeadline(env: Record<string, string>, deadlineMs: number): Promise<void> {
+    const lateByMs = deadlineMs / 2;
     h = await startHarness({ env });
     expect(h.config.operationTimeoutMs).toBe(deadlineMs);
     h.simulator.configure({ hang: true });
@@ -84,22 +93,26 @@ describe('deadlines and disconnects', () => {
     expect(res.errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
     expect(elapsed).toBeGreaterThanOrEqual(deadlineMs - 100);
     expect(elapsed).toBeLessThanOrEqual(deadlineMs + lateByMs);
-    await sleep(300);
-    const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
-    // The attempts at about 0, 1/3 and 2/3 of the deadline; none once it has passed.
+    // A fourth attempt would be due as the third times out (at about the deadline), after a
+    // backoff of at most 2 s.
+    await sleep(Math.min(deadlineMs / 3, 3_000));
+    const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
+    console.info(`deadline ${deadlineMs} ms: answered after ${Math.round(elapsed)} ms, attempts at ${starts.join(', ')} ms`);
+    // The attempts at about 0, 1/3 and 2/3 of the deadline; none once it has passed. Counted, not
+    // timed: an attempt sent before the deadline may reach the simulator after it on a busy
+    // machine, and no more than three attempts of a third of the deadline fit before it.
     expect(starts.length).toBeGreaterThanOrEqual(2);
-    expect(Math.max(...starts)).toBeLessThan(deadlineMs);
+    expect(starts.length).toBeLessThanOrEqual(3);
   }
 
   it('holds the deadline against attempts that time out: the answer comes by then with UPSTREAM_TIMEOUT, and nothing is sent upstream after it', async () => {
     // The defaults' proportions (three attempts fit, a fourth would start after the deadline) at a tenth of the time.
-    await holdsTheDeadline({ OPERATION_TIMEOUT_MS: '3000', UPSTREAM_TIMEOUT_MS: '1000' }, 3_000, 500);
+    await holdsTheDeadline({ OPERATION_TIMEOUT_MS: '3000', UPSTREAM_TIMEOUT_MS: '1000' }, 3_000);
   });
 
   it('holds the default 30 s deadline (10 s attempts, 10 retries) the same way, in real time', async () => {
-    // What a loaded machine adds to any answer, on top of the deadline.
-    await holdsTheDeadline({}, 30_000, 1_500);
-  }, 60_000);
+    await holdsTheDeadline({}, 30_000);
+  }, 90_000);
 
   it('leaves no upstream call running when the client disconnects', async () => {
     h = await startHarness();
@@ -111,10 +124,11 @@ describe('deadlines and disconnects', () => {
     controller.abort();
     const aborted = performance.now();
     await pending;
-    while (h.simulator.stats().inFlight > 0 && performance.now() - aborted < 1000) await sleep(5);
+    while (h.simulator.stats().inFlight > 0 && performance.now() - aborted < 5_000) await sleep(5);
     expect(h.simulator.stats().inFlight).toBe(0);
-    // Ended at once, not after the upstream's 5 s (the bound leaves room for a loaded machine).
-    expect(performance.now() - aborted).toBeLessThan(1_000);
+    // Ended at once, not after the upstream's 5 s: halfway between the two leaves whatever a slow
+    // or busy machine adds (the bound was 1 s, a quiet machine's room).
+    expect(performance.now() - aborted).toBeLessThan(5_000 / 2);
     // Nothing further was started after the disconnect.
     await sleep(200);
     expect(h.simulator.stats().totalCalls).toBe(1);

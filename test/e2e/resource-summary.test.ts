@@ -203,7 +203,7 @@ describe('resourceSummary', () => {
       const id = h.simulator.dataset.tenants.get('client_1')!.resources[0]!.id;
       const update = await h.query('mutation($id: ID!) { updateResource(input: { tenantId: "client_1", id: $id, aliasName: "tile" }) { userErrors { code } } }', { id });
       expect(update.errors).toBeUndefined();
-      for (let i = 0; i < 200 && ((upstreamCalls(h).minimal ?? 0) < 3 || !upstreamCalls(h).resourceTypes); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 3_000 && ((upstreamCalls(h).minimal ?? 0) < 3 || !upstreamCalls(h).resourceTypes); i++) await new Promise((resolve) => setTimeout(resolve, 10));
       await new Promise((resolve) => setTimeout(resolve, 200));
       const calls = upstreamCalls(h);
       expect({ minimal: calls.minimal, search: calls.search, resourceTypes: calls.resourceTypes }).toEqual({ minimal: 3, search: undefined, resourceTypes: 1 });

@@ -144,7 +144,8 @@ describe('SIGTERM to npm start', () => {
     console.log(JSON.stringify({ requests: requests.length, inFlightAtSigterm: inFlight, finishedAfterSigterm: drainedAfter.length, readyzMs: Math.round(readyMs), exitMs: Math.round(exitMs) }));
     await checker.close();
     await agent.close();
-  }, 40_000);
+    // npm start has 60 s to be ready on a busy machine (as every process start in the suite), then the drain.
+  }, 90_000);
 
   it('exits non-zero when the grace period cuts a request', async () => {
     const hanging = await startSimulator({ port: 0, hang: true, rateLimit: { enabled: false } });
@@ -168,19 +169,24 @@ describe('SIGTERM to npm start', () => {
       const exitMs = performance.now() - started;
       await slowClosed;
       expect(code).not.toBe(0);
+      // After the grace period (1.5 s), by which the request is cut: without the cut the slow
+      // request (its body never ends) would keep the process for good. The upper bound was 5 s, a
+      // quiet machine's figure; 10 s tells the cut from its absence on a slow one too.
       expect(exitMs).toBeGreaterThanOrEqual(1_400);
-      expect(exitMs).toBeLessThan(5_000);
+      expect(exitMs).toBeLessThan(10_000);
       expect(p.output().stdout + p.output().stderr).toMatch(/grace period over: cutting in-flight requests.*"cut":1/);
     } finally {
       await hanging.close();
     }
-  }, 30_000);
+    // npm start has 60 s to be ready (process starts on a busy machine), then 10 s to exit.
+  }, 90_000);
 
   it('refuses a grace period shorter than the operation deadline at start-up', async () => {
     const p = npmStart({ INVENTORY_API_URL: sim.url, SHUTDOWN_GRACE_MS: '1000' });
     expect(await p.exited).not.toBe(0);
     expect(p.output().stderr).toMatch(/^Invalid setting: SHUTDOWN_GRACE_MS \(1000\) must be at least OPERATION_TIMEOUT_MS \(30000\)$/m);
-  }, 20_000);
+    // npm and tsx load before the check: seconds on a busy machine, as a start does (60 s).
+  }, 60_000);
 });
 
 describe('no echo of caller input in error extensions', () => {

@@ -84,9 +84,10 @@ describe('slow clients', () => {
     const latest = Math.max(...closedAfter);
     console.log(`200 slow connections closed after ${Math.round(Math.min(...closedAfter))}-${Math.round(latest)} ms (headers timeout ${connections.headersTimeoutMs} ms); median latency of 20 queries: ${alone.toFixed(1)} ms alone, ${withSlow.toFixed(1)} ms beside them`);
     for (const client of slow) expect(client.answer()).toMatch(/^HTTP\/1\.1 408 /);
-    // Node checks every second: closed within the timeout plus that second, and room for a loaded
-    // machine's late timers (Node's own defaults would take 30-60 s).
-    expect(latest).toBeLessThan(connections.headersTimeoutMs + 3_000);
+    // Node checks every second: closed within the timeout plus that second, and then some for a
+    // busy machine's late timers; Node's own defaults would take 30-60 s. Halfway to 30 s tells
+    // the two apart on any machine (the bound was the timeout + 3 s, a quiet machine's room).
+    expect(latest).toBeLessThan(connections.headersTimeoutMs + (30_000 - connections.headersTimeoutMs) / 2);
     expect(Math.min(...closedAfter)).toBeGreaterThan(connections.headersTimeoutMs - 1_000);
     // Medians of 20, measured at two moments of a machine that runs other files meanwhile: a
     // bound that holds under their load and still catches queries held up behind the slow ones.
@@ -95,6 +96,7 @@ describe('slow clients', () => {
 
   it(`holds at most MAX_CONNECTIONS_PER_ADDRESS (${connections.maxConnectionsPerAddress}) connections from one address; another address is served meanwhile`, async () => {
     const extra = 10;
+    const alone = await medianLatency();
     const sockets = Array.from({ length: connections.maxConnectionsPerAddress + extra }, () => {
       const socket = net.connect({ host: url.hostname, port: Number(url.port) });
       socket.on('error', () => undefined);
@@ -102,10 +104,17 @@ describe('slow clients', () => {
       return { socket, closed };
     });
     try {
-      await sleep(1_000);
-      const closedNow = await Promise.all(sockets.map((s) => Promise.race([s.closed, Promise.resolve(false)])));
-      expect(closedNow.filter(Boolean)).toHaveLength(extra);
-      expect(await medianLatency()).toBeLessThan(1_000);
+      // The extra ones are closed as they connect: waited for (1 s was enough on a quiet machine),
+      // then a moment more in which no other may close.
+      const closedNow = async () => (await Promise.all(sockets.map((s) => Promise.race([s.closed, Promise.resolve(false)])))).filter(Boolean).length;
+      const waitFrom = performance.now();
+      while ((await closedNow()) < extra && performance.now() - waitFrom < 30_000) await sleep(50);
+      await sleep(500);
+      expect(await closedNow()).toBe(extra);
+      // Another address is served meanwhile, as fast as before them (as in the case above; the
+      // bound was 1 s, a quiet machine's figure): refused or queued behind them, it would not be.
+      const meanwhile = await medianLatency();
+      expect(meanwhile).toBeLessThan(Math.max(3 * alone, alone + 100));
     } finally {
       for (const { socket } of sockets) socket.destroy();
     }

@@ -12,6 +12,7 @@ import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type GraphQLResponse, type Harness } from '../support/harness.js';
 import { clientLoops } from '../support/load.js';
+import { describeLatency, summary } from '../support/latency.js';
 
 let h: Harness | undefined;
 let proxy: SwitchableProxy | undefined;
@@ -83,7 +84,7 @@ class SwitchableProxy {
 }
 
 describe('circuit breaker', () => {
-  it('during a total outage under 20 clients answers at once, probes the upstream a few times per second, logs a handful of lines, and recovers within 5 s', async () => {
+  it('during a total outage under 20 clients answers at once, probes the upstream a few times per second, logs a handful of lines, and recovers at the next probe', async () => {
     proxy = new SwitchableProxy();
     const proxyUrl = await proxy.listen();
     // Default settings; LOG_LEVEL at its default (info) for the log volume.
@@ -92,23 +93,40 @@ describe('circuit breaker', () => {
     proxy.forwardTo(h.simulator.url);
     const expected = await h.query(PAGE_5);
     expect(expected.errors).toBeUndefined();
+    const cooldownMs = h.config.breakerCooldownMs;
 
-    interface Answer { start: number; end: number; complete: boolean; codes: Set<unknown> }
+    // Each client asks the page (with its upstream cost, x-upstream-stats), then, as a baseline
+    // of this machine at these moments, an operation with no upstream work at all: what "at once"
+    // means here, however fast or busy the machine (issue 41: a fixed 1,000 ms failed on a machine
+    // half as fast). The think time (100 ms after each) bounds the count.
+    interface Answer { start: number; end: number; complete: boolean; codes: Set<unknown>; calls: number }
     const answers: Answer[] = [];
+    const baseline: { start: number; end: number }[] = [];
     const testStart = performance.now();
     let stop = false;
-    // Bounded in time (the 200 ms think time bounds the count).
-    const clients = clientLoops(20, () => !stop && performance.now() - testStart < 30_000, async (client) => {
+    const clients = clientLoops(20, () => !stop && performance.now() - testStart < 100_000, async (client) => {
       const start = performance.now();
-      const res = await h!.query(PAGE_5, undefined, caller(client));
-      answers.push({ start, end: performance.now(), complete: res.errors === undefined && JSON.stringify(res.data) === JSON.stringify(expected.data), codes: codes(res) });
+      const res = await h!.query(PAGE_5, undefined, { ...caller(client), 'x-upstream-stats': '1' });
+      const calls = (res.extensions?.upstream as { totalCalls?: number } | undefined)?.totalCalls ?? -1;
+      answers.push({ start, end: performance.now(), complete: res.errors === undefined && JSON.stringify(res.data) === JSON.stringify(expected.data), codes: codes(res), calls });
       // Think time: the 20 clients share this process (and its one thread) with the gateway.
-      await sleep(200);
+      await sleep(100);
+      const baseStart = performance.now();
+      expect((await h!.query('{ tenant(id: "client_1") { id } }', undefined, caller(client))).errors).toBeUndefined();
+      baseline.push({ start: baseStart, end: performance.now() });
+      await sleep(100);
     });
     try {
-      while (answers.length < 20 && performance.now() - testStart < 10_000) await sleep(10);
-      expect(answers.length).toBeGreaterThanOrEqual(20);
-      expect(answers.every((a) => a.complete)).toBe(true);
+      while (answers.filter((a) => a.complete).length < 20 && performance.now() - testStart < 30_000) await sleep(10);
+      const before = answers.slice();
+      expect(before.filter((a) => a.complete).length).toBeGreaterThanOrEqual(20);
+      // The upstream answers: every answer whole, but for operations admission control shed
+      // (OVERLOADED after its 5 s wait) on a machine so slow or busy that 20 clients' pages queue
+      // that long; an upstream error here would be one.
+      const incomplete = before.filter((a) => !a.complete);
+      expect(incomplete.every((a) => a.codes.size === 1 && a.codes.has('OVERLOADED')), JSON.stringify(incomplete.map((a) => [...a.codes]))).toBe(true);
+      // The slowest complete answer before the outage: what a whole page costs on this machine now.
+      const slowestComplete = Math.max(...before.filter((a) => a.complete).map((a) => a.end - a.start));
 
       // The upstream goes away.
       const logsBefore = h.logs.length;
@@ -119,35 +137,55 @@ describe('circuit breaker', () => {
       expect(h.client.breakerState).not.toBe('closed');
       console.info(`breaker opened ${(opened - outage).toFixed(0)} ms after the outage began, after ${proxy.connectionsBetween(outage, opened)} connection attempts`);
 
-      // Three seconds of outage with the breaker open.
+      // Three seconds of outage with the breaker open (and at least 60 answers in it: a slow machine answers fewer per second).
       await sleep(3_000);
+      const inOutage = () => answers.filter((a) => a.start >= opened);
+      while (inOutage().length < 60 && performance.now() - opened < 20_000) await sleep(10);
       const recovered = performance.now();
       const during = answers.filter((a) => a.start >= opened && a.end <= recovered);
-      expect(during.length).toBeGreaterThan(50);
-      const slowest = Math.max(...during.map((a) => a.end - a.start));
-      const sorted = during.map((a) => a.end - a.start).sort((a, b) => a - b);
-      const p99 = sorted[Math.floor(sorted.length * 0.99)]!;
-      console.info(`during the outage: ${during.length} answers, p99 ${p99.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`);
+      expect(during.length).toBeGreaterThanOrEqual(60);
+      // The probes' answers wait on their one attempt; every other answer is refused by the breaker.
+      const refused = during.filter((a) => a.calls === 0);
+      const outageLatency = summary(refused.map((a) => a.end - a.start));
+      const baseLatency = summary(baseline.filter((a) => a.start >= opened && a.end <= recovered).map((a) => a.end - a.start));
+      const probeMs = during.filter((a) => a.calls !== 0).map((a) => Math.round(a.end - a.start));
+      console.info(`during the outage, refused by the breaker: ${describeLatency(outageLatency)}; probes: ${probeMs.join(', ')} ms; no upstream work at the same moments: ${describeLatency(baseLatency)}`);
       expect(during.every((a) => !a.complete && a.codes.has('UPSTREAM_UNAVAILABLE'))).toBe(true);
-      // None waits on the upstream; the bounds leave room for a loaded machine's pauses.
-      expect(p99).toBeLessThan(250);
-      expect(slowest).toBeLessThan(1_000);
-      // Calls sent just before it opened still end (at most UPSTREAM_MAX_IN_FLIGHT of them, within
-      // a few ms on a quiet machine); from then on only the probes reach the upstream, one per cool-down.
-      // The calls' ends are given a second (a loaded machine stretches "a few ms"; measured: up to 14
-      // attempts in the second after it opened, at a load average of 12), then the two seconds left.
-      const tail = proxy.connectionsBetween(opened, opened + 1_000);
-      const perSecond = [1, 2].map((s) => proxy!.connectionsBetween(opened + s * 1_000, opened + (s + 1) * 1_000));
-      console.info(`connection attempts with the breaker open: ${tail} in its first second (calls sent before it opened), then ${perSecond.join(', ')} per second`);
-      expect(tail).toBeLessThanOrEqual(64);
-      expect(Math.max(...perSecond)).toBeLessThanOrEqual(3);
+      // None waits on the upstream: an answer with no upstream attempt at all, but for the probes,
+      // one per cool-down at most since the outage began (each one attempt, refused at once by the
+      // dead upstream). A probe can come late on a slow machine, never early, so the count holds at
+      // any speed. Without the breaker every answer makes its attempts (and retries while the
+      // retry budget allows).
+      const probesAllowed = Math.floor((recovered - outage) / cooldownMs) + 1;
+      const probes = during.filter((a) => a.calls !== 0);
+      expect(probes.every((a) => a.calls === 1), JSON.stringify(probes.map((a) => a.calls))).toBe(true);
+      expect(probes.length).toBeLessThanOrEqual(probesAllowed);
+      // And at once (all but the probes): as fast as the machine answers an operation with no
+      // upstream work at the same moments, within a factor of 2 for the failed page's own work
+      // (and 20 ms for the timers' granularity when both are a few ms). The bound was 1 s for the
+      // slowest, a quiet machine's figure; one half as fast overran it (issue 41: 1,417 ms), and
+      // a probe's own attempt took that long here on a loaded one. Waiting for the upstream instead
+      // (the cool-down of 1 s until a probe, backoff of 50 ms to 2 s between retries) puts answers
+      // beyond this bound whatever the machine's speed: the baseline stretches with the machine,
+      // those waits do not shrink.
+      expect(outageLatency.p99).toBeLessThanOrEqual(2 * baseLatency.p99 + 20);
+      expect(outageLatency.max).toBeLessThanOrEqual(2 * baseLatency.max + 20);
+      // Calls sent just before it opened still end: at most UPSTREAM_MAX_IN_FLIGHT of them (within a
+      // few ms on a quiet machine, up to seconds on a loaded one: counted, not timed). From then on
+      // only the probes reach the upstream. Without the breaker: every answer's attempts, hundreds.
+      const attempts = proxy.connectionsBetween(opened, recovered);
+      console.info(`connection attempts with the breaker open: ${attempts} in ${((recovered - opened) / 1000).toFixed(1)} s, ${probes.length} of them probes of operations started after it opened`);
+      expect(attempts).toBeLessThanOrEqual(h.config.upstreamMaxInFlight + probesAllowed);
 
       // The upstream comes back.
       proxy.switch('forward');
-      while (!answers.some((a) => a.complete && a.start >= recovered) && performance.now() - recovered < 10_000) await sleep(10);
+      while (!answers.some((a) => a.complete && a.start >= recovered) && performance.now() - recovered < 20_000) await sleep(10);
       const firstComplete = Math.min(...answers.filter((a) => a.complete && a.start >= recovered).map((a) => a.end));
-      console.info(`first complete answer ${(firstComplete - recovered).toFixed(0)} ms after the upstream returned`);
-      expect(firstComplete - recovered).toBeLessThan(5_000);
+      console.info(`first complete answer ${(firstComplete - recovered).toFixed(0)} ms after the upstream returned (cool-down ${cooldownMs} ms, slowest complete answer before the outage ${slowestComplete.toFixed(0)} ms)`);
+      // Within one cool-down (the next probe), a client's think time and the page itself, which
+      // the bound allows three times over as this machine answered it before the outage (a
+      // breaker that did not probe, or closed only after many cool-downs, stays beyond it).
+      expect(firstComplete - recovered).toBeLessThan(cooldownMs + 200 + 3 * slowestComplete);
       expect(h.client.breakerState).toBe('closed');
 
       // Log volume: the state changes (and at most a summary line), not a line per failed call.
@@ -162,7 +200,8 @@ describe('circuit breaker', () => {
       stop = true;
       await clients;
     }
-  }, 60_000);
+    // Its waits are bounded by counts of answers as well as seconds: on a slow machine they take longer.
+  }, 120_000);
 
   it('makes /readyz fail while the breaker is open, and pass again once the upstream answers', async () => {
     proxy = new SwitchableProxy();
@@ -233,20 +272,27 @@ describe('the operation deadline', () => {
     }
     const elapsed = performance.now() - started;
     console.info(`deadline 2000 ms (gc: ${forceGc}): answered after ${elapsed.toFixed(0)} ms`);
-    // The deadline, plus what a loaded machine adds to any answer (without it: 7.7 s).
-    expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
+    // By the deadline, not after the operation's whole work (11 calls of 700 ms one at a time:
+    // 7.7 s). Halfway between the two leaves whatever a slow or busy machine adds to an answer
+    // (the bound was the deadline + 500 ms, a quiet machine's room, which a busy one overran) and
+    // still tells the deadline from its absence.
+    expect(elapsed).toBeLessThanOrEqual(2_000 + (7_700 - 2_000) / 2);
     expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
     expect(res.errors!.length).toBeGreaterThanOrEqual(8);
     expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
-    // Let anything that would still leave reach the simulator, then look.
-    await sleep(300);
+    // Let anything that would still leave reach the simulator, then look: a call sent after the
+    // answer would be due 700 ms after the last one.
+    await sleep(1_000);
     const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
     console.info(`upstream requests started at ${starts.join(', ')} ms`);
     // The search at 0, then one nested call at 700 and one at 1400 (later on a loaded machine);
-    // the next would start after 2000: it must not.
-    expect(starts.length).toBeGreaterThanOrEqual(2);
+    // the next would start after 2000: it must not. Counted, not timed: a request sent before the
+    // deadline may reach the simulator after it on a busy machine (it did: 2,017 ms), and one
+    // at a time at 700 ms each, no more than three fit before the deadline at any speed. At least
+    // the search: on a busy machine with the forced collections its answer took most of the
+    // deadline and no nested call was sent (the queued ones still end with UPSTREAM_TIMEOUT by it).
+    expect(starts.length).toBeGreaterThanOrEqual(1);
     expect(starts.length).toBeLessThanOrEqual(3);
-    expect(Math.max(...starts)).toBeLessThan(2_000);
   });
 
   it('answers at the deadline although its calls wait behind another operation\'s call, also when garbage is collected meanwhile', async () => {
@@ -268,16 +314,19 @@ describe('the operation deadline', () => {
       h.simulator.configure({ hang: true });
       const { res, elapsed } = await b;
       console.info(`operation queued behind another's call: answered after ${elapsed.toFixed(0)} ms (deadline 2000 ms)`);
-      // The deadline, plus what a loaded machine adds to any answer (without it, B is never
-      // answered: the upstream hangs).
-      expect(elapsed).toBeLessThanOrEqual(2_000 + 500);
+      // By the deadline (without it, B is never answered: the upstream hangs). Twice the deadline
+      // leaves whatever a slow or busy machine adds to an answer (the bound was the deadline +
+      // 500 ms, a quiet machine's room) and still tells an answer at the deadline from none.
+      expect(elapsed).toBeLessThanOrEqual(2 * 2_000);
       expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
       expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
       expect((await c).errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
-      await sleep(200);
-      const starts = h.simulator.stats().requests.map((r) => r.at - startedAt);
+      // B's calls were never sent: two requests in all (B's search, C's call), however late they
+      // reached the simulator on a busy machine (counted, not timed against the deadline).
+      await sleep(500);
+      const starts = h.simulator.stats().requests.map((r) => Math.round(r.at - startedAt));
+      console.info(`upstream requests started at ${starts.join(', ')} ms`);
       expect(starts).toHaveLength(2);
-      expect(Math.max(...starts)).toBeLessThan(2_000);
     } finally {
       stopGc();
     }

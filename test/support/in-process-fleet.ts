@@ -29,8 +29,18 @@ export async function startInProcessFleet(options: { replicas: number; clock: Te
   const logs: string[] = [];
   const started: { assembled: AssembledGateway; server: http.Server }[] = [];
   const urls: string[] = [];
-  // Only the upstream, its auth, the shared Redis (and what a test adds, e.g. sign-in) are set: every other setting is the gateway's default.
-  const env = { INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}), ...options.env };
+  // Only the upstream, its auth and the shared Redis (and what a test adds, e.g. sign-in) are set:
+  // every other setting is the gateway's default, but for REDIS_TIMEOUT_MS. A local Redis answers in
+  // well under its default 250 ms on a quiet machine; on one core beside busy loops and the rest of
+  // the suite its commands took longer, each replica then counted its windows alone (as it should
+  // while Redis is slow: that fallback is replicas.test.ts's (f2)), together they overspent and the
+  // upstream throttled (issue 41). The subject here is the windows the replicas share, whatever the
+  // machine's speed.
+  const env = {
+    INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn',
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_TIMEOUT_MS: '10000' } : {}),
+    ...options.env,
+  };
   for (let i = 0; i < options.replicas; i++) {
     const config = loadConfig(env);
     const logger = createLogger(config.logLevel, (line) => { logs.push(line); capturedLogLines.push(line); });
