@@ -83,7 +83,7 @@ export class GatewayMetrics {
     this.upstreamSeconds = new Histogram({ name: 'upstream_request_duration_seconds', help: 'Upstream request latency per attempt, by route template and HTTP status.', labelNames: ['route', 'status'], buckets: LATENCY_BUCKETS, registers });
     this.retries = new Counter({ name: 'upstream_retries_total', help: 'Upstream retries by route and the reason of the failed attempt (HTTP status, timeout, connection).', labelNames: ['route', 'reason'], registers });
     this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call.', registers });
-    this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight).', labelNames: ['route', 'result'], registers });
+    this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight), awaited (answered by another replica\'s call, with Redis).', labelNames: ['route', 'result'], registers });
     this.loaderMisses = new Counter({ name: 'graphql_loader_misses_total', help: 'DataLoader misses: loads that went upstream.', registers });
     // collect() runs with the metric as `this`: the sources are read through this closure.
     const source = (): MetricSources | null => this.sources;
@@ -182,7 +182,7 @@ export class GatewayMetrics {
     this.retries.inc({ route, reason });
   }
 
-  cacheRead(route: string, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {
+  cacheRead(route: string, result: 'hit' | 'miss' | 'stale' | 'coalesced' | 'awaited'): void {
     this.cacheReads.inc({ route, result });
   }
 

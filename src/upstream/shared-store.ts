@@ -17,6 +17,8 @@ export interface SharedStore {
   /** Connected, paused or not (the token path waits out a slow store rather than skip it). */
   readonly connected: boolean;
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (null for each one missing). */
+  mget(keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** The generation tokens of these keys; a missing one is created with make() (first writer wins). */
   generations(keys: string[], make: () => string, ttlMs: number): Promise<string[]>;
@@ -126,6 +128,10 @@ export class RedisStore implements SharedStore {
     return this.guard(this.redis.get(key));
   }
 
+  mget(keys: string[]): Promise<(string | null)[]> {
+    return this.guard(this.redis.mget(...keys));
+  }
+
   /** The SHA-1 of each script run: sent as EVALSHA, the script's text only when Redis does not know it (NOSCRIPT). */
   private readonly scriptShas = new Map<string, string>();
 
@@ -167,7 +173,7 @@ export class RedisStore implements SharedStore {
   }
 
   async deleteIf(key: string, value: string): Promise<void> {
-    await this.guard(this.redis.eval(DELETE_IF_SCRIPT, 1, key, value));
+    await this.runScript(DELETE_IF_SCRIPT, [key], [value]);
   }
 
   async lock(key: string, id: string, ttlMs: number): Promise<boolean> {
