@@ -1,14 +1,15 @@
 /**
  * Redis commands per operation (issue 39, item 4): two replicas at their defaults on one real
  * redis-server (test/support/redis-server.ts) over the simulator at its documented limits. Redis
- * counts every command it runs (INFO commandstats), those a script runs inside too: the commands a
- * replica sends are its requests (at most its round trips: auto-pipelining sends concurrent ones
- * together), the script's own are the work Redis does for them.
+ * shows every command it runs (MONITOR), those a script runs inside too: the commands a replica
+ * sends are its requests (at most its round trips: auto-pipelining sends concurrent ones
+ * together), the scripts' own are the work Redis does for them.
  *
  * Rows: a cold dashboard page on replica 1 (one search and 20 applications: every read misses),
  * the same page on replica 2 (answered from Redis), and one rate-budget claim and one settle alone.
  */
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -19,32 +20,33 @@ import { RedisStore } from '../src/upstream/shared-store.js';
 import { hasRedis, startRedisServer, type RedisServer } from '../test/support/redis-server.js';
 
 const PAGE = '{ tenant(id: "client_1") { resources(first: 20) { nodes { id hostName applications { name } } } } }';
-/** Commands a script runs inside (the rate-limit windows' hashes); everything else is sent by a replica. */
-const IN_SCRIPT = new Set(['hgetall', 'hset', 'hdel', 'del', 'expire']);
-
 export interface CommandCount { sent: number; inScripts: number; byCommand: Record<string, number> }
 
-async function commandStats(redis: RedisServer): Promise<Record<string, number>> {
-  const text = String(await redis.command('INFO', 'commandstats'));
-  const out: Record<string, number> = {};
-  for (const match of text.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)) out[match[1]!] = Number(match[2]);
-  return out;
-}
-
-/** What `work` made Redis run (INFO itself left out). */
+/**
+ * Every command Redis runs while `work` runs, through MONITOR: a line per command, marked `lua`
+ * when a script ran it (commandstats cannot tell a script's GET from a replica's).
+ */
 async function counted(redis: RedisServer, work: () => Promise<unknown>): Promise<CommandCount> {
-  await redis.command('CONFIG', 'RESETSTAT');
+  const socket = net.connect(redis.port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+  socket.write('MONITOR\r\n');
+  await new Promise<void>((resolve) => { const check = () => (text.startsWith('+OK') ? resolve() : setTimeout(check, 5)); check(); });
   await work();
-  // Writes the work did not await (a settle after the answer) land within this pause.
+  // Writes the work did not await (a settle after the answer, a lock's release) land within this pause.
   await new Promise((resolve) => setTimeout(resolve, 300));
-  const byCommand = await commandStats(redis);
-  delete byCommand.info;
-  delete byCommand['config|resetstat'];
+  socket.destroy();
+  const byCommand: Record<string, number> = {};
   let sent = 0;
   let inScripts = 0;
-  for (const [name, calls] of Object.entries(byCommand)) {
-    if (IN_SCRIPT.has(name)) inScripts += calls;
-    else sent += calls;
+  for (const line of text.split('\r\n').slice(1)) {
+    const match = /^\+[\d.]+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+    if (!match) continue;
+    const fromScript = match[1] === 'lua';
+    const name = `${match[2]!.toLowerCase()}${fromScript ? ' (script)' : ''}`;
+    byCommand[name] = (byCommand[name] ?? 0) + 1;
+    if (fromScript) inScripts++;
+    else sent++;
   }
   return { sent, inScripts, byCommand };
 }
@@ -105,7 +107,7 @@ export async function redisCommandsRow(log: (line: string) => void): Promise<voi
     log('Redis commands per operation: skipped (redis-server not installed)');
     return;
   }
-  log('Redis commands per operation (two replicas, one redis-server; sent = requests of a replica, in scripts = run by the rate-limit scripts)');
+  log('Redis commands per operation (two replicas, one redis-server; sent = requests of the replicas, in scripts = run by scripts)');
   for (const [name, count] of Object.entries(figures)) {
     const detail = Object.entries(count.byCommand).map(([command, calls]) => `${command} ${calls}`).join(', ');
     log(`  ${name.padEnd(14)} sent ${String(count.sent).padStart(3)}  in scripts ${String(count.inScripts).padStart(3)}   (${detail})`);
