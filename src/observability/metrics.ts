@@ -36,6 +36,8 @@ export interface LiveReading {
   operations: number;
   pollers: number;
   polls: number;
+  /** With Redis: the reads this replica polls for the fleet. */
+  leases: number;
 }
 
 /** What the metrics read at scrape time; set by createGateway. */
@@ -105,6 +107,7 @@ export class GatewayMetrics {
     new Gauge({ name: 'gateway_admission_in_progress', help: 'Upstream call slots claimed by admitted operations.', registers, collect() { this.set(source()?.admission().inProgress ?? 0); } });
     new Gauge({ name: 'gateway_live_operations', help: 'Open live queries (@live).', registers, collect() { this.set(source()?.live().operations ?? 0); } });
     new Gauge({ name: 'gateway_live_pollers', help: 'Distinct upstream reads polled for the open live queries (one poller each, shared by their viewers).', registers, collect() { this.set(source()?.live().pollers ?? 0); } });
+    new Gauge({ name: 'gateway_live_poll_leases', help: 'With Redis: the live reads this replica polls for the whole fleet (the others hear its answers).', registers, collect() { this.set(source()?.live().leases ?? 0); } });
     new Counter({ name: 'gateway_live_polls_total', help: 'Polls made for live queries.', registers, collect() { this.reset(); this.inc(source()?.live().polls ?? 0); } });
     this.rateLimitedOperations = new Counter({ name: 'gateway_rate_limited_operations_total', help: 'Operations the tenant\'s upstream rate-limit budget could not cover, by outcome: cached (answered from the cache, flagged stale where stale), refused (one RATE_LIMITED error).', labelNames: ['outcome'], registers });
     new Gauge({

@@ -137,15 +137,15 @@ export class ResponseCache {
 
   /**
    * A live query's poll: the upstream's answer now, whatever the entry's age (shared with a call
-   * in flight for the same key), stored as the fresh entry, so the operations it wakes read it
+   * in flight for the same key, or with Redis another replica's answered since it was asked;
+   * `since`: answered since then), stored as the fresh entry, so the operations it wakes read it
    * from here. The poller hashes its value (as the first read of it was hashed).
    */
-  async revalidate(request: CacheRequest, io: CacheReadIo): Promise<Fetched> {
+  async revalidate(request: CacheRequest, io: CacheReadIo, since?: number): Promise<Fetched> {
     const ttl = this.ttlMs(request);
     if (ttl <= 0) return io.fetch();
     const { key, generational } = await this.keyOf(request);
-    const asked = this.now();
-    // Another replica's poll of the same read, answered since this one was asked, will do.
+    const asked = since ?? this.now();
     return this.load(key, request, io, ttl, generational, (found) => found.storedAt >= asked);
   }
 

@@ -55,6 +55,7 @@ export class RedisStore implements SharedStore {
   private readonly listeners: (() => void)[] = [];
   /** The connection in subscriber mode (a Redis connection that subscribed can do nothing else); made on the first subscribe. */
   private subscriber: Redis | null = null;
+  private closing = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.redis = new Redis(options.url, {
@@ -189,20 +190,36 @@ export class RedisStore implements SharedStore {
     await this.guard(this.redis.publish(`${this.options.keyPrefix}${channel}`, message));
   }
 
-  /** Calls the handler with each message on the channel; resubscribes after a reconnect (ioredis does). */
+  /**
+   * Calls the handler with each message on the channel; resubscribes after a reconnect (ioredis
+   * does). A SUBSCRIBE that fails (sent before the connection was up, or timed out on a busy
+   * machine) is sent again a second later: ioredis resubscribes only to channels it subscribed.
+   */
   subscribe(channel: string, handler: (message: string) => void): void {
     const name = `${this.options.keyPrefix}${channel}`;
     if (!this.subscriber) {
-      this.subscriber = this.redis.duplicate({ keyPrefix: undefined, enableOfflineQueue: true });
+      // Waits for its connection (no retry limit, no command timeout): a subscription is made once, early.
+      this.subscriber = this.redis.duplicate({ keyPrefix: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
       this.subscriber.on('error', () => undefined); // the main connection logs outages
     }
-    this.subscriber.on('message', (from: string, message: string) => {
+    const subscriber = this.subscriber;
+    subscriber.on('message', (from: string, message: string) => {
       if (from === name) handler(message);
     });
-    this.subscriber.subscribe(name).catch((error: Error) => this.options.logger.warn('live update channel (Redis) not subscribed', { error: error.message }));
+    let warned = false;
+    const subscribe = (): void => {
+      subscriber.subscribe(name).catch((error: Error) => {
+        if (this.closing) return;
+        if (!warned) this.options.logger.warn('live update channel (Redis) not subscribed yet: trying again', { error: error.message });
+        warned = true;
+        setTimeout(subscribe, 1_000).unref();
+      });
+    };
+    subscribe();
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (this.subscriber) {
       this.subscriber.removeAllListeners('message');
       await this.subscriber.quit().catch(() => this.subscriber?.disconnect());

@@ -1,0 +1,125 @@
+/**
+ * Issue 39, item 1: one poller per live read for the whole fleet. Three replicas at their
+ * defaults on one real redis-server, over one simulator, all on one test clock (polls are counted
+ * per period, not bet on a busy machine's seconds): the same live card open on each replica is
+ * polled once per period for the fleet, by the replica holding the read's lease; a change at the
+ * upstream reaches the viewers on all three; the holder shutting down (what SIGTERM does) hands
+ * the read over at once.
+ *
+ * The viewers open at different moments of a period, so the replicas' timers are out of step:
+ * without the lease each would poll on its own (three polls a period), and the fleet's call
+ * sharing (replicas-one-call.test.ts) could not merge them.
+ *
+ * Needs redis-server (installed by .ci/run); skipped, with one line, when it is missing.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createClient as createSseClient } from 'graphql-sse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.js';
+import { hasRedis, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { testClock } from '../support/test-clock.js';
+
+if (!hasRedis) console.warn('live-fleet.test.ts skipped: redis-server not installed (apt-get install -y --no-install-recommends redis-server)');
+
+interface Payload { data?: Record<string, any> | null; patch?: unknown[]; extensions?: Record<string, any> }
+
+const TENANT = 'client_1';
+const CARD = /* GraphQL */ `
+  query Card($id: ID!) @live { tenant(id: "client_1") { resource(id: $id) { id resourceId aliasName } } }
+`;
+
+/** Reads a stream one payload at a time, each within a real-time bound (pub/sub and re-runs are not on the test clock). */
+function reader(iterable: AsyncIterable<unknown>) {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const queue: Promise<IteratorResult<unknown>>[] = [];
+  return {
+    /** The next payload, within `ms` of real time. */
+    async next(ms = 20_000): Promise<Payload> {
+      const pending = queue.shift() ?? iterator.next();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no payload within ${ms} ms`)), ms)));
+      try {
+        return (await Promise.race([pending, late])).value as Payload;
+      } catch (error) {
+        queue.unshift(pending);
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => iterator.return?.(),
+  };
+}
+
+describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read for the fleet', () => {
+  const clock = testClock(Date.UTC(2026, 10, 26, 12, 0, 0));
+  let redis: RedisServer;
+  const replicas: Harness[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url };
+    const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
+    replicas.push(first);
+    for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
+  });
+  afterAll(async () => {
+    for (const h of replicas) await h.close().catch(() => undefined);
+    await redis?.close();
+  });
+
+  it('polls the read once per period for the three replicas, tells every viewer of a change, and hands over at once on shutdown', async () => {
+    const [a, b, c] = replicas as [Harness, Harness, Harness];
+    const simulator = a.simulator;
+    const detailCalls = () => simulator.stats().calls.detail ?? 0;
+    const resource = simulator.dataset.tenants.get(TENANT)!.resources.filter((r) => r.shape === 'general')[3]!;
+    const period = a.config.live.pollIntervalMs.detail;
+
+    // A viewer on each replica, a third of a period apart (no timer is due before a whole period).
+    const streams = [];
+    for (const h of [a, b, c]) {
+      const stream = reader(createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 }).iterate({ query: CARD, variables: { id: resource.id } }));
+      const first = await stream.next();
+      expect(first.data!.tenant.resource.resourceId).toBe(resource.id);
+      // The period each viewer is told is the one the fleet polls at.
+      expect(first.extensions?.live?.pollSeconds).toBe(period / 1000);
+      streams.push(stream);
+      await clock.pass(period / 3);
+    }
+
+    // Six periods: one poll a period for the fleet (each replica alone would make six: eighteen).
+    simulator.resetStats();
+    for (let i = 0; i < 6; i++) await clock.pass(period);
+    expect(detailCalls()).toBeGreaterThanOrEqual(5);
+    expect(detailCalls()).toBeLessThanOrEqual(7);
+    expect(replicas.map((h) => h.live.polls.leases).sort()).toEqual([0, 0, 1]);
+
+    // A change at the upstream: within a period the holder's poll sees it, and every viewer is told.
+    const response = await fetch(`${simulator.url}/api/v2/tenants/${TENANT}/resources/${resource.id}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-simulator-uncounted': '1' }, body: JSON.stringify({ aliasName: 'fleet-alias' }),
+    });
+    expect(response.status).toBe(200);
+    simulator.resetStats();
+    await clock.pass(period);
+    for (const stream of streams) expect((await stream.next()).patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'fleet-alias' }]);
+    // The others took the holder's answer from the shared cache: still one call.
+    expect(detailCalls()).toBe(1);
+
+    // The holder shuts down a second later: another replica takes the read over at once (a timer due now).
+    clock.advance(1_000);
+    const holder = replicas.find((h) => h.live.polls.leases === 1)!;
+    const index = replicas.indexOf(holder);
+    await holder.endLiveOperations();
+    await sleep(500); // the release notice crosses Redis pub/sub (real time)
+    simulator.resetStats();
+    await clock.pass(1);
+    expect(detailCalls()).toBe(1);
+    const survivors = replicas.filter((h) => h !== holder);
+    expect(survivors.map((h) => h.live.polls.leases).sort()).toEqual([0, 1]);
+    // ... and keeps polling once a period for the two left.
+    simulator.resetStats();
+    for (let i = 0; i < 3; i++) await clock.pass(period);
+    expect(detailCalls()).toBeLessThanOrEqual(4);
+    expect(detailCalls()).toBeGreaterThanOrEqual(2);
+    for (const [i, stream] of streams.entries()) if (i !== index) await stream.close();
+  });
+});
