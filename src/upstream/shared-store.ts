@@ -78,6 +78,10 @@ export class RedisStore implements SharedStore {
     });
     this.redis.on('error', (error: Error) => this.failed(error));
     this.redis.on('end', () => this.failed(new Error('connection closed')));
+    // The server went away: said at once, not at the first failed reconnect.
+    this.redis.on('close', () => {
+      if (!this.closing) this.failed(new Error('connection closed'));
+    });
   }
 
   get available(): boolean {

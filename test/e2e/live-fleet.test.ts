@@ -4,7 +4,8 @@
  * per period, not bet on a busy machine's seconds): the same live card open on each replica is
  * polled once per period for the fleet, by the replica holding the read's lease; a change at the
  * upstream reaches the viewers on all three; the holder shutting down (what SIGTERM does) hands
- * the read over at once.
+ * the read over at once; redis-server stopped, every replica polls for itself with no error to a
+ * viewer, and once it is back the fleet polls once again.
  *
  * The viewers open at different moments of a period, so the replicas' timers are out of step:
  * without the lease each would poll on its own (three polls a period), and the fleet's call
@@ -121,5 +122,74 @@ describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read 
     expect(detailCalls()).toBeLessThanOrEqual(4);
     expect(detailCalls()).toBeGreaterThanOrEqual(2);
     for (const [i, stream] of streams.entries()) if (i !== index) await stream.close();
+  });
+});
+
+describe.runIf(hasRedis)('three replicas while Redis is down: each polls for itself, then the fleet polls once again', () => {
+  const clock = testClock(Date.UTC(2026, 10, 26, 14, 0, 0));
+  let redis: RedisServer;
+  const replicas: Harness[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url };
+    const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
+    replicas.push(first);
+    for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
+  });
+  afterAll(async () => {
+    for (const h of replicas) await h.close().catch(() => undefined);
+    await redis?.close();
+  });
+
+  it('keeps every viewer served through the outage and goes back to one poll a period within seconds of its end', async () => {
+    const simulator = replicas[0]!.simulator;
+    const detailCalls = () => simulator.stats().calls.detail ?? 0;
+    const resource = simulator.dataset.tenants.get(TENANT)!.resources.filter((r) => r.shape === 'general')[5]!;
+    const period = replicas[0]!.config.live.pollIntervalMs.detail;
+    const streams = [];
+    for (const h of replicas) {
+      const stream = reader(createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 }).iterate({ query: CARD, variables: { id: resource.id } }));
+      expect((await stream.next()).data!.tenant.resource.resourceId).toBe(resource.id);
+      streams.push(stream);
+      await clock.pass(period / 3);
+    }
+    await clock.pass(period);
+
+    await redis.stop();
+    // Each replica notices at its next Redis command (refused at once while the server is down).
+    simulator.resetStats();
+    for (let i = 0; i < 3; i++) await clock.pass(period);
+    // Three polls a period: every replica polls for its own viewers (the first tick may still find Redis paused or not).
+    expect(detailCalls()).toBeGreaterThanOrEqual(7);
+    const change = async (aliasName: string) => {
+      const response = await fetch(`${simulator.url}/api/v2/tenants/${TENANT}/resources/${resource.id}`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-simulator-uncounted': '1' }, body: JSON.stringify({ aliasName }),
+      });
+      expect(response.status).toBe(200);
+    };
+    await change('during-outage');
+    await clock.pass(period);
+    for (const stream of streams) {
+      const payload = await stream.next();
+      expect(payload.patch, JSON.stringify(payload)).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'during-outage' }]);
+    }
+    // Logged once each way per replica: the outage now, the recovery below.
+    const logged = (h: Harness, what: RegExp) => h.logs.filter((line) => what.test(line)).length;
+    for (const h of replicas) expect(logged(h, /shared cache \(Redis\) unavailable/)).toBe(1);
+
+    await redis.start();
+    // The replicas reconnect on their own (real time: ioredis retries within 2 s).
+    await expect.poll(() => replicas.every((h) => h.client.metricSources().sharedStoreAvailable() === true), { timeout: 20_000, interval: 100 }).toBe(true);
+    for (const h of replicas) expect([logged(h, /shared cache \(Redis\) unavailable/), logged(h, /shared cache \(Redis\) is available again/)]).toEqual([1, 1]);
+    await clock.pass(period);
+    simulator.resetStats();
+    for (let i = 0; i < 3; i++) await clock.pass(period);
+    expect(detailCalls()).toBeLessThanOrEqual(4);
+    expect(replicas.map((h) => h.live.polls.leases).sort()).toEqual([0, 0, 1]);
+    // And a change still reaches every viewer.
+    await change('after-outage');
+    await clock.pass(period);
+    for (const stream of streams) expect((await stream.next()).patch).toEqual([{ op: 'replace', path: '/tenant/resource/aliasName', value: 'after-outage' }]);
+    for (const stream of streams) await stream.close();
   });
 });

@@ -36,6 +36,9 @@ afterAll(async () => {
 /** The simulator's calls by route. */
 const calls = (f: InProcessFleet) => f.simulator.stats().calls;
 
+/** What the replicas logged about Redis (an outage would explain a replica calling for itself). */
+const redisLog = (f: InProcessFleet) => f.logs.filter((line) => /Redis/.test(line)).join('\n') || 'no Redis outage logged';
+
 function checkPage(body: Awaited<ReturnType<typeof postGraphQL>>['body']): void {
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
   const nodes = (body.data as { tenant: { resources: { nodes: { applications: unknown }[] } } }).tenant.resources.nodes;
@@ -48,13 +51,13 @@ describe.runIf(hasRedis)('three replicas on one Redis: one upstream call per dis
     const f = (fleet = await startInProcessFleet({ replicas: 3, clock: testClock(Date.now()), redisUrl: redis!.url }));
     const once = await Promise.all(f.urls.map((url) => postGraphQL(url, PAGE, { offset: 0 })));
     for (const reply of once) checkPage(reply.body);
-    expect(calls(f)).toEqual({ search: 1, applications: 20 });
+    expect(calls(f), redisLog(f)).toEqual({ search: 1, applications: 20 });
 
     // Another page, cold: 30 requests at once, ten on each replica.
     f.simulator.resetStats();
     const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => postGraphQL(f.urls[i % 3]!, PAGE, { offset: 20 })));
     for (const reply of burst) checkPage(reply.body);
-    expect(calls(f)).toEqual({ search: 1, applications: 20 });
+    expect(calls(f), redisLog(f)).toEqual({ search: 1, applications: 20 });
   });
 
   it('a stale entry served by the three replicas is refreshed with one call', async () => {
