@@ -259,15 +259,15 @@ export class LiveQueries {
     const previous = operation.reads;
     // Superseded while it ran (a newer wake-up): the newer run's reads and result count, not these.
     if (!this.open.has(operation) || call !== operation.runs) return result;
-    // Never half an answer: a run the rate limit cut short leaves the viewer its last whole result
-    // (tried again at the window's reset), or, the first time, says so in one error.
+    // Never half an answer: a run the rate limit cut short leaves the viewer its last whole result,
+    // or the first time no data and when it will be tried again (at the window's reset), not an error.
     const refusal = oneRateLimitRefusal(result.errors);
-    if (refusal && operation.last) {
-      (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
-      (this.options.timers ?? realTimers).schedule(Number(refusal.extensions.retryAfter) * 1000, () => this.store.invalidate(operation.id));
-      return operation.last.result;
+    if (refusal) {
+      const retryMs = Number(refusal.extensions.retryAfter) * 1000;
+      (args.contextValue as StoreContext).addResourceIdentifier(operation.last?.identifiers ?? [operation.id]);
+      (this.options.timers ?? realTimers).schedule(retryMs, () => this.store.invalidate(operation.id));
+      return operation.last?.result ?? { data: null, extensions: { live: { waitingUntil: refusal.extensions.resetAt ?? new Date((this.options.wallClock ?? Date.now)() + retryMs).toISOString(), reason: 'RATE_LIMITED' } } };
     }
-    if (refusal) result = { errors: [refusal] };
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());
