@@ -100,9 +100,7 @@ export class LivePolls {
   }
 
   /** Leases of reads this replica polls for the fleet (with Redis). */
-  get leases(): number {
-    return this.options.fleet?.size ?? 0;
-  }
+  get leases(): number { return this.options.fleet?.size ?? 0; }
 
   /**
    * The poll key of a read of the upstream `path` (with its query) made by the caller `credential`
@@ -114,9 +112,7 @@ export class LivePolls {
   }
 
   /** Distinct reads polled now. */
-  get size(): number {
-    return this.pollers.size;
-  }
+  get size(): number { return this.pollers.size; }
 
   /** One more reader of each target (a poller starts for a new one). */
   acquire(targets: Iterable<PolledRead>): void {
@@ -149,6 +145,7 @@ export class LivePolls {
       poller.cancel();
       this.pollers.delete(key);
       this.byRead.delete(poller.read);
+      this.options.fleet?.forget(poller.read, poller.budgetKey);
       void this.options.fleet?.release(poller.read, this.now());
       this.plan.remove(poller);
     }
@@ -211,9 +208,12 @@ export class LivePolls {
   private async tick(poller: Poller): Promise<void> {
     if (!this.options.fleet) return this.poll(poller);
     if (this.pollers.get(poller.target.key) !== poller) return;
-    // The lease lasts until just after the next poll is due: a holder gone is replaced within about a period.
-    const turn = poller.polling ? null : await this.options.fleet.take(poller.read, this.delayOf(poller) + POLL_ANSWER_MS);
+    // The lease lasts until just after the next poll is due (a holder gone is replaced within about a
+    // period); the read's demand counts in the fleet's plan until three periods without a tick.
+    const demand = poller.budgetKey === null ? null : { budget: poller.budgetKey, polls: poller.demand, now: this.now(), keepMs: 3 * this.delayOf(poller) };
+    const turn = poller.polling ? null : await this.options.fleet.take(poller.read, this.delayOf(poller) + POLL_ANSWER_MS, demand);
     if (this.pollers.get(poller.target.key) !== poller) return;
+    if (poller.budgetKey !== null && turn) this.plan.fleet(poller.budgetKey, turn.fleetDemand);
     // Busy taking another replica's answer (a notice came meanwhile): this tick has nothing to add.
     if (turn?.mine && !poller.polling) return this.poll(poller);
     // The holder's last poll, in case its notice did not arrive.

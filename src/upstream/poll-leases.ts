@@ -43,20 +43,47 @@ export interface PollNotice {
   released?: boolean;
 }
 
-/** KEYS: the lease, the holder's last notice; ARGV: holder, ms. {1}: held by this holder (renewed, or taken); {0, last notice}: by another. */
+/**
+ * KEYS: the lease, the holder's last notice, the budget's demand (a sorted set of `read|polls per
+ * window`, scored by when each expires). ARGV: holder, lease ms ('': leave the lease alone),
+ * read, its polls per window, now, demand ms ('': no budget). Returns {1 when this holder holds
+ * the lease (renewed, or taken), the holder's last notice when another holds it, the fleet's
+ * demand on the budget}.
+ */
 const TAKE = `
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return { 1 } end
-if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return { 1 } end
-return { 0, redis.call('GET', KEYS[2]) }
+local turn = { 0, false, false }
+if ARGV[6] ~= '' then
+  local now, keep = tonumber(ARGV[5]), tonumber(ARGV[6])
+  redis.call('ZADD', KEYS[3], now + keep, ARGV[3] .. '|' .. ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+  redis.call('PEXPIRE', KEYS[3], keep)
+  local sum = 0
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do sum = sum + tonumber(string.match(member, '|(.+)$')) end
+  turn[3] = tostring(sum)
+end
+if ARGV[2] ~= '' then
+  local holder = redis.call('GET', KEYS[1])
+  if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) turn[1] = 1
+  elseif not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) turn[1] = 1
+  else turn[2] = redis.call('GET', KEYS[2]) end
+end
+return turn
 `;
+
+/** KEYS[1]: a budget's demand; ARGV[1]: the member of a read no viewer here reads any more. */
+const FORGET = "return redis.call('ZREM', KEYS[1], ARGV[1])";
 
 const CHANNEL = 'live:polled';
 const leaseKey = (read: string) => `live:lease:${read}`;
 const lastKey = (read: string) => `live:last:${read}`;
 
-/** A replica's turn at a read: it polls (`mine`), or it reads what the holder's last poll found. */
-export interface Turn { mine: boolean; last: PollNotice | null }
+const demandKey = (budget: string) => `live:demand:${encodeURIComponent(budget)}`;
+
+/** A replica's turn at a read: it polls (`mine`), or it reads what the holder's last poll found; and the fleet's demand on its budget (null: not known). */
+export interface Turn { mine: boolean; last: PollNotice | null; fleetDemand: number | null }
+
+/** A read's demand on its background budget, counted for the fleet until `keepMs` after now unless renewed. */
+export interface Demand { budget: string; polls: number; now: number; keepMs: number }
 
 export class PollLeases {
   private readonly holder = randomUUID();
@@ -64,6 +91,8 @@ export class PollLeases {
   private readonly held = new Set<string>();
   private listener: ((notice: PollNotice) => void) | null = null;
   private readonly releasing = new Set<Promise<void>>();
+  /** The demand members this replica counted, by read. */
+  private readonly demands = new Map<string, string>();
 
   constructor(private readonly store: LeaseStore, private readonly logger: Logger) {
     store.subscribe(CHANNEL, (message) => {
@@ -88,19 +117,27 @@ export class PollLeases {
     this.listener = listener;
   }
 
-  /** Whether this replica polls the read now: it holds (and renews) or takes the lease; Redis away: yes. */
-  async take(read: string, leaseMs: number): Promise<Turn> {
-    if (!this.store.available) return { mine: true, last: null };
-    let reply: [number, string | null];
+  /**
+   * Whether this replica polls the read now: it holds (and renews) or takes the lease; Redis away:
+   * yes. `leaseMs` null: only the demand is counted (a read's first run).
+   */
+  async take(read: string, leaseMs: number | null, demand: Demand | null): Promise<Turn> {
+    if (!this.store.available) return { mine: true, last: null, fleetDemand: null };
+    let reply: [number, string | null, string | null];
     try {
-      reply = (await this.store.runScript(TAKE, [leaseKey(read), lastKey(read)], [this.holder, Math.max(1, Math.round(leaseMs))])) as [number, string | null];
+      reply = (await this.store.runScript(TAKE, [leaseKey(read), lastKey(read), demandKey(demand?.budget ?? '')], [
+        this.holder, leaseMs === null ? '' : Math.max(1, Math.round(leaseMs)), read, demand?.polls ?? 0, demand?.now ?? 0, demand ? Math.max(1, Math.round(demand.keepMs)) : '',
+      ])) as [number, string | null, string | null];
     } catch {
-      return { mine: true, last: null };
+      return { mine: true, last: null, fleetDemand: null };
     }
+    if (demand) this.demands.set(read, `${read}|${demand.polls}`);
+    const fleetDemand = typeof reply[2] === 'string' ? Number(reply[2]) : null;
+    if (leaseMs === null) return { mine: false, last: null, fleetDemand };
     const mine = Number(reply[0]) === 1;
     if (mine) this.held.add(read);
     else this.held.delete(read);
-    return { mine, last: mine || typeof reply[1] !== 'string' ? null : parsed(reply[1]) };
+    return { mine, last: mine || typeof reply[1] !== 'string' ? null : parsed(reply[1]), fleetDemand };
   }
 
   /** Tells the other replicas what this replica's poll found (kept beside the lease for `keepMs` too). */
@@ -111,6 +148,13 @@ export class PollLeases {
       this.store.publish(CHANNEL, message),
       keepMs > 0 ? this.store.set(lastKey(notice.read), message, keepMs) : undefined,
     ]).then(() => undefined, () => undefined);
+  }
+
+  /** This replica's viewers of the read left: its demand no longer counts (the others' may still). */
+  forget(read: string, budget: string | null): void {
+    const member = this.demands.get(read);
+    this.demands.delete(read);
+    if (member && budget !== null && this.store.available) this.store.runScript(FORGET, [demandKey(budget)], [member]).catch(() => undefined);
   }
 
   /** Lets the lease go (no viewer left here), and tells the others, who may still have viewers. */

@@ -16,6 +16,14 @@ export interface Planned { basePeriodMs: number; budgetKey: string | null; deman
 export class PollPlan {
   /** Polls per window the open reads would make at their base periods, by background budget. */
   private readonly demand = new Map<string, number>();
+  /** With Redis: the same for the fleet's open reads (each read once, whatever the replicas reading it). */
+  private readonly fleetDemand = new Map<string, number>();
+
+  /** What the fleet's open reads demand of a budget (null: not known, Redis away: this replica's own count). */
+  fleet(budgetKey: string, demand: number | null): void {
+    if (demand === null) this.fleetDemand.delete(budgetKey);
+    else this.fleetDemand.set(budgetKey, demand);
+  }
 
   /** A read starts being polled at `basePeriodMs`, within `budget`. */
   add(basePeriodMs: number, budget: BackgroundBudget | null): Planned {
@@ -28,7 +36,10 @@ export class PollPlan {
     if (planned.budgetKey === null) return;
     const left = (this.demand.get(planned.budgetKey) ?? 0) - planned.demand;
     if (left > 1e-9) this.demand.set(planned.budgetKey, left);
-    else this.demand.delete(planned.budgetKey);
+    else {
+      this.demand.delete(planned.budgetKey);
+      this.fleetDemand.delete(planned.budgetKey);
+    }
   }
 
   /** The read's period now: its base period, stretched so that the polls of its budget fit its share (`budget`: as it stands now). */
@@ -37,6 +48,7 @@ export class PollPlan {
     const share = Math.max(1, Math.floor(budget.callsPerWindow * POLL_SHARE));
     // The demand is kept under the key the read was counted in (add/remove), which stays put when
     // the budget later learns another category for the route (the minimal listing).
-    return planned.basePeriodMs * Math.max(1, (this.demand.get(planned.budgetKey) ?? 0) / share);
+    const demand = Math.max(this.demand.get(planned.budgetKey) ?? 0, this.fleetDemand.get(planned.budgetKey) ?? 0);
+    return planned.basePeriodMs * Math.max(1, demand / share);
   }
 }

@@ -193,3 +193,47 @@ describe.runIf(hasRedis)('three replicas while Redis is down: each polls for its
     for (const stream of streams) await stream.close();
   });
 });
+
+describe.runIf(hasRedis)('two replicas with different live reads of one tenant: the periods are planned for the fleet', () => {
+  const clock = testClock(Date.UTC(2026, 10, 26, 16, 0, 0, 500));
+  let redis: RedisServer;
+  const replicas: Harness[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { REDIS_URL: redis.url };
+    const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
+    replicas.push(first, await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
+  });
+  afterAll(async () => {
+    for (const h of replicas) await h.close().catch(() => undefined);
+    await redis?.close();
+  });
+
+  it('tells every viewer the period the fleet polls at, counting the open reads of both replicas', async () => {
+    const [a, b] = replicas as [Harness, Harness];
+    const TILE = 'query Tile($first: Int!) @live { tenant(id: "client_1") { resources(first: $first) { nodes { id aliasName } } } }';
+    // Four search tiles, two on each replica: 12 polls a minute each at the 5 s base period, 48 for
+    // the fleet, where polls plan with 20 (80% of the background's half of 50): every period
+    // stretches to 12 s. Each replica counting only its own two (24) would say 6 s.
+    const streams = [];
+    for (const [h, first] of [[a, 3], [a, 4], [b, 5], [b, 6]] as const) {
+      const stream = reader(createSseClient({ url: h.url, singleConnection: false, retryAttempts: 0 }).iterate({ query: TILE, variables: { first } }));
+      expect((await stream.next()).data!.tenant.resources.nodes).toHaveLength(first);
+      streams.push(stream);
+    }
+    // A few ticks: each replica counts its reads for the fleet, and plans with what the fleet counts.
+    await clock.pass(20_000);
+    // The first host of every tile changes at the upstream.
+    const firstNode = (await a.query('{ tenant(id: "client_1") { resources(first: 1) { nodes { resourceId } } } }')).data.tenant.resources.nodes[0].resourceId;
+    const response = await fetch(`${a.simulator.url}/api/v2/tenants/${TENANT}/resources/${firstNode}`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-simulator-uncounted': '1' }, body: JSON.stringify({ aliasName: 'planned-for-the-fleet' }),
+    });
+    expect(response.status).toBe(200);
+    await clock.pass(30_000);
+    for (const stream of streams) {
+      const payload = await stream.next();
+      expect(payload.extensions?.live?.pollSeconds, JSON.stringify(payload)).toBe(12);
+    }
+    for (const stream of streams) await stream.close();
+  });
+});
