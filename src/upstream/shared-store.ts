@@ -77,11 +77,12 @@ export class RedisStore implements SharedStore {
       for (const listener of this.listeners) listener();
     });
     this.redis.on('error', (error: Error) => this.failed(error));
-    this.redis.on('end', () => this.failed(new Error('connection closed')));
-    // The server went away: said at once, not at the first failed reconnect.
-    this.redis.on('close', () => {
-      if (!this.closing) this.failed(new Error('connection closed'));
-    });
+    // The server went away: said at once, not at the first failed reconnect (nor when this store closes).
+    for (const event of ['close', 'end']) {
+      this.redis.on(event, () => {
+        if (!this.closing) this.failed(new Error('connection closed'));
+      });
+    }
   }
 
   get available(): boolean {
