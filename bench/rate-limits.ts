@@ -13,6 +13,9 @@
  * (three callers); three live tiles open the whole minute (two summaries, one page of 10 hosts with
  * applications), one per user; the plain client polls each tile every 5 s. Every 5 s a resource of
  * the live page changes at the upstream (uncounted), so a live tile has something to say.
+ *
+ * With redis-server installed, a third contender (issue 39): three replicas at their defaults on
+ * one Redis, taking the views and tiles in turn, against the one gateway with the same demand.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +26,7 @@ import { createLogger } from '../src/logger.js';
 import { assembleGateway } from '../src/server/assemble.js';
 import { WINDOW_FROM } from './scenarios.js';
 import { startSimulatorProcess } from './simulator-process.js';
+import { hasRedis, startRedisServer } from '../test/support/redis-server.js';
 
 const MINUTE_MS = 60_000;
 const PAGE_SIZE = 15;
@@ -108,18 +112,24 @@ interface Contender {
   close(): Promise<void>;
 }
 
-async function gatewayContender(simUrl: string, agent: Agent): Promise<Contender> {
-  const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', METRICS: 'false' });
-  const { gateway, close } = await assembleGateway({ config, baseUrl: simUrl, logger: createLogger(config.logLevel) });
-  const server = http.createServer(gateway);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+/** The gateway at its defaults: one, or (`redisUrl`) `replicas` of them on one Redis, taking the views and tiles in turn. */
+async function gatewayContender(simUrl: string, agent: Agent, fleet?: { replicas: number; redisUrl: string }): Promise<Contender> {
+  const started: { server: http.Server; close: () => Promise<void>; url: string }[] = [];
+  for (let i = 0; i < (fleet?.replicas ?? 1); i++) {
+    const config = loadConfig({ INVENTORY_API_URL: simUrl, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', METRICS: 'false', ...(fleet ? { REDIS_URL: fleet.redisUrl } : {}) });
+    const { gateway, close } = await assembleGateway({ config, baseUrl: simUrl, logger: createLogger(config.logLevel), redisWaitMs: fleet ? 5_000 : undefined });
+    const server = http.createServer(gateway);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    started.push({ server, close, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql` });
+  }
+  let turn = 0;
+  const next = () => started[turn++ % started.length]!.url;
   const headers = (user: number, extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', authorization: `Bearer user-${user}`, ...extra });
   return {
-    name: 'gateway (defaults)',
+    name: fleet ? `${fleet.replicas} replicas on one Redis (defaults)` : 'gateway (defaults)',
     async view(view, out) {
       out.asked++;
-      const res = await request(url, { dispatcher: agent, method: 'POST', headers: headers(view.user, { 'x-upstream-stats': '1' }), body: JSON.stringify({ query: view.query }) });
+      const res = await request(next(), { dispatcher: agent, method: 'POST', headers: headers(view.user, { 'x-upstream-stats': '1' }), body: JSON.stringify({ query: view.query }) });
       const json = (await res.body.json()) as { errors?: { extensions?: { code?: string } }[]; extensions?: { stale?: unknown; upstream?: { totalCalls?: number } } };
       if (json.errors?.some((e) => e.extensions?.code === 'RATE_LIMITED')) {
         out.refused++;
@@ -131,7 +141,7 @@ async function gatewayContender(simUrl: string, agent: Agent): Promise<Contender
       else out.complete++;
     },
     async tile(tile, out, mine, signal) {
-      const res = await request(url, {
+      const res = await request(next(), {
         dispatcher: agent, method: 'POST', signal, headers: headers(tile.user, { accept: 'text/event-stream' }), body: JSON.stringify({ query: tile.query }),
       });
       let buffer = '';
@@ -156,9 +166,11 @@ async function gatewayContender(simUrl: string, agent: Agent): Promise<Contender
       }
     },
     async close() {
-      server.closeAllConnections();
-      server.close();
-      await close();
+      for (const { server, close } of started) {
+        server.closeAllConnections();
+        server.close();
+        await close();
+      }
     },
   };
 }
@@ -268,14 +280,23 @@ export async function rateLimitRow(log: (line: string) => void): Promise<void> {
     log('| contender | views asked | complete | stale | refused | other errors | upstream calls sent (paginated / other) | upstream 429s | calls wasted | live payloads (stale-flagged) | per tile: payloads (pollSeconds said) |');
     log('|---|---|---|---|---|---|---|---|---|---|---|');
     const samples: string[] = [];
-    for (const make of [() => gatewayContender(sim.url, agent), async () => plainContender(sim.url, agent)]) {
+    // Issue 39: three replicas on one Redis beside the one gateway, with the same demand (skipped without redis-server).
+    const redis = hasRedis ? await startRedisServer() : null;
+    const served: number[] = [];
+    const contenders = [() => gatewayContender(sim.url, agent), ...(redis ? [() => gatewayContender(sim.url, agent, { replicas: 3, redisUrl: redis.url })] : []), async () => plainContender(sim.url, agent)];
+    for (const make of contenders) {
       const contender = await make();
       const o = await minute(sim.url, contender, changed);
+      served.push(o.complete + o.stale);
       await contender.close();
       if (o.sample) samples.push(`${contender.name}: ${o.sample}`);
       log(`| ${contender.name} | ${o.asked} | ${o.complete} | ${o.stale} | ${o.refused} | ${o.failed} | ${o.sent} (${o.byCategory.paginated ?? 0} / ${o.byCategory.other ?? 0}) | ${o.throttled} | ${o.wasted} | ${o.payloads} (${o.liveStale}) | ${o.tiles.map((t) => `${t.payloads}${t.pollSeconds.size ? ` (${[...t.pollSeconds].join('/')} s)` : ''}`).join(', ')} |`);
     }
     for (const sample of samples) log(`(first other error, ${sample})`);
+    if (redis) {
+      log(`Three replicas against one gateway, views answered (complete or stale) per tenant-minute: ${served[1]} / ${served[0]} = ${(served[1]! / served[0]!).toFixed(2)}× (target: at least 0.9×)`);
+      await redis.close();
+    }
   } finally {
     await agent.close();
     sim.stop();

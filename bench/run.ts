@@ -18,6 +18,7 @@ import { scenarios, type Scenario } from './scenarios.js';
 import { createTracing } from '../src/observability/tracing.js';
 import { startSimulatorProcess } from './simulator-process.js';
 import { rateLimitRow } from './rate-limits.js';
+import { redisCommandsRow } from './redis-commands.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const LATENCIES = (args.get('latencies') ?? '0,20').split(',').map(Number);
@@ -46,6 +47,8 @@ const ROUNDS = Number(args.get('rounds') ?? 3);
 const ONLY = args.get('scenarios')?.split(',');
 /** --rate-limits=only|false: the dashboard minute at the documented limits (bench/rate-limits.ts), last by default. */
 const RATE_LIMITS = args.get('rate-limits') ?? 'true';
+/** --redis=only|false: Redis commands per operation for two replicas on one redis-server (bench/redis-commands.ts), last by default. */
+const REDIS = args.get('redis') ?? 'true';
 
 const median = (xs: number[]) => percentile(xs, 50);
 function percentile(xs: number[], p: number): number {
@@ -269,6 +272,7 @@ async function ownCostTable(simUrl: string, all: Scenario[], agent: Agent, log: 
 
 async function main() {
   if (RATE_LIMITS === 'only') return rateLimitRow((line) => console.log(line));
+  if (REDIS === 'only') return redisCommandsRow((line) => console.log(line));
   const sim = await startSimulatorProcess();
   // The product's defaults (metrics on, tracing off, the response cache on), and the same
   // gateway with the cache off: the latter's ratio to the ideal client is the gateway's own cost.
@@ -394,6 +398,7 @@ async function main() {
 
   await closeAll();
   if (RATE_LIMITS !== 'false') await rateLimitRow(log);
+  if (REDIS !== 'false') await redisCommandsRow(log);
 }
 
 await main();

@@ -36,6 +36,8 @@ export interface LiveReading {
   operations: number;
   pollers: number;
   polls: number;
+  /** With Redis: the reads this replica polls for the fleet. */
+  leases: number;
 }
 
 /** What the metrics read at scrape time; set by createGateway. */
@@ -84,7 +86,7 @@ export class GatewayMetrics {
     this.upstreamSeconds = new Histogram({ name: 'upstream_request_duration_seconds', help: 'Upstream request latency per attempt, by route template and HTTP status.', labelNames: ['route', 'status'], buckets: LATENCY_BUCKETS, registers });
     this.retries = new Counter({ name: 'upstream_retries_total', help: 'Upstream retries by route and the reason of the failed attempt (HTTP status, timeout, connection).', labelNames: ['route', 'reason'], registers });
     this.loaderHits = new Counter({ name: 'graphql_loader_hits_total', help: 'DataLoader hits: records served from the per-operation loaders without an upstream call.', registers });
-    this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight).', labelNames: ['route', 'result'], registers });
+    this.cacheReads = new Counter({ name: 'upstream_cache_reads_total', help: 'Upstream reads through the response cache by route and result: hit, miss (sent upstream), stale (served after its TTL), coalesced (shared an identical call in flight), awaited (answered by another replica\'s call, with Redis).', labelNames: ['route', 'result'], registers });
     this.authRefusals = new Counter({ name: 'gateway_auth_refusals_total', help: 'Requests refused by inbound identity, by reason: a token refused (TOKEN_MISSING, TOKEN_EXPIRED, BAD_SIGNATURE...: HTTP 401), IDENTITY_PROVIDER_UNAVAILABLE (no keys yet: 503), and FORBIDDEN fields (TENANT_NOT_GRANTED, SCOPE_MISSING).', labelNames: ['reason'], registers });
     this.loaderMisses = new Counter({ name: 'graphql_loader_misses_total', help: 'DataLoader misses: loads that went upstream.', registers });
     // collect() runs with the metric as `this`: the sources are read through this closure.
@@ -107,6 +109,7 @@ export class GatewayMetrics {
     new Gauge({ name: 'gateway_admission_in_progress', help: 'Upstream call slots claimed by admitted operations.', registers, collect() { this.set(source()?.admission().inProgress ?? 0); } });
     new Gauge({ name: 'gateway_live_operations', help: 'Open live queries (@live).', registers, collect() { this.set(source()?.live().operations ?? 0); } });
     new Gauge({ name: 'gateway_live_pollers', help: 'Distinct upstream reads polled for the open live queries (one poller each, shared by their viewers).', registers, collect() { this.set(source()?.live().pollers ?? 0); } });
+    new Gauge({ name: 'gateway_live_poll_leases', help: 'With Redis: the live reads this replica polls for the whole fleet (the others hear its answers).', registers, collect() { this.set(source()?.live().leases ?? 0); } });
     new Counter({ name: 'gateway_live_polls_total', help: 'Polls made for live queries.', registers, collect() { this.reset(); this.inc(source()?.live().polls ?? 0); } });
     this.rateLimitedOperations = new Counter({ name: 'gateway_rate_limited_operations_total', help: 'Operations the tenant\'s upstream rate-limit budget could not cover, by outcome: cached (answered from the cache, flagged stale where stale), refused (one RATE_LIMITED error).', labelNames: ['outcome'], registers });
     new Gauge({
@@ -189,7 +192,7 @@ export class GatewayMetrics {
     this.retries.inc({ route, reason });
   }
 
-  cacheRead(route: string, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {
+  cacheRead(route: string, result: 'hit' | 'miss' | 'stale' | 'coalesced' | 'awaited'): void {
     this.cacheReads.inc({ route, result });
   }
 

@@ -13,6 +13,7 @@ import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
 import { AdmissionController } from './admission.js';
 import { LiveQueries } from './live-query.js';
+import { PollLeases } from '../upstream/poll-leases.js';
 import { connectUpdates } from './live-updates.js';
 import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
 import type http from 'node:http';
@@ -71,7 +72,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const auth = createUpstreamAuth(config, baseUrl, dispatcher, logger, shared);
   const client = new UpstreamClient({ baseUrl, auth, settings: config, logger, dispatcher, shared, telemetry: { metrics, tracing }, wallClock: options.wallClock });
   const admission = new AdmissionController(config);
-  const live = new LiveQueries({ config, client, admission, logger, wallClock: options.wallClock, timers: options.timers });
+  const live = new LiveQueries({ config, client, admission, logger, wallClock: options.wallClock, timers: options.timers, fleet: shared ? new PollLeases(shared, logger) : null });
   const disconnectUpdates = connectUpdates(live, client, shared, logger);
   // Inbound identity (AUTH_ISSUERS): the providers' keys are fetched in the background; until they are held, tokens get 503.
   const verifier = config.identity ? new TokenVerifier(config.identity, logger) : null;
@@ -81,7 +82,7 @@ export async function assembleGateway(options: AssembleOptions): Promise<Assembl
   const webSockets: WebSocketEndpoint[] = [];
   const endLiveOperations = async () => {
     disconnectUpdates();
-    live.close();
+    await live.close();
     await Promise.allSettled(webSockets.map((endpoint) => endpoint.close()));
   };
   return {

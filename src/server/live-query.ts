@@ -6,8 +6,8 @@
  * (src/server/websocket.ts).
  *
  * - What changed: each execution notes the upstream reads it made; each distinct read is polled
- *   by one shared poller (src/upstream/live-polls.ts), which wakes only the operations that made
- *   it. An update through the gateway wakes the readers of that resource and its tenant's lists
+ *   by one shared poller (src/upstream/live-polls.ts; one for the fleet with Redis), which wakes
+ *   only the operations that made it. An update through the gateway wakes the readers of that resource and its tenant's lists
  *   at once, on every replica (src/server/live-updates.ts, Redis pub/sub).
  * - Re-execution (InMemoryLiveQueryStore) runs with a fresh upstream session and data source
  *   (the loaders of the previous run hold old answers), claims admission slots only while it
@@ -29,7 +29,7 @@ import { gatewayError } from '../core/errors.js';
 import { realTimers, type Timers } from '../core/timers.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import { LivePolls, type PolledRead, type PollNews } from '../upstream/live-polls.js';
+import { LivePolls, type LivePollsOptions, type PolledRead, type PollNews } from '../upstream/live-polls.js';
 import { oneRateLimitRefusal } from './rate-limits.js';
 import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 import type { UpstreamRead } from '../upstream/session.js';
@@ -89,6 +89,8 @@ export interface LiveQueriesOptions {
   /** Epoch ms and the timers of polls and re-runs at a reset on it (assembleGateway's); Date.now and setTimeout by default. */
   wallClock?: () => number;
   timers?: Timers;
+  /** With Redis: the poll leases that make one poller per read for the fleet (src/upstream/poll-leases.ts). */
+  fleet?: LivePollsOptions['fleet'];
 }
 
 export class LiveQueries {
@@ -111,8 +113,7 @@ export class LiveQueries {
       gone: (tenantId, resourceId) => client.resourceGone(tenantId, resourceId),
       backgroundBudget: (tenantId, route) => client.budget.backgroundBudget(tenantId, route),
       logger,
-      now: options.wallClock,
-      timers: options.timers,
+      now: options.wallClock, timers: options.timers, fleet: options.fleet,
     });
     this.retryAfterSeconds = Math.max(1, Math.ceil(config.maxAdmissionWaitMs / 1000));
     this.open = new LiveOperationRegistry((reads) => this.polls.release(reads));
@@ -129,10 +130,10 @@ export class LiveQueries {
   }
 
   /** Ends every open live operation (SIGTERM) and stops polling. */
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
     this.open.endAll();
-    this.polls.close();
+    await this.polls.close();
   }
 
   private wake(key: string, news: PollNews): void {
@@ -258,15 +259,15 @@ export class LiveQueries {
     const previous = operation.reads;
     // Superseded while it ran (a newer wake-up): the newer run's reads and result count, not these.
     if (!this.open.has(operation) || call !== operation.runs) return result;
-    // Never half an answer: a run the rate limit cut short leaves the viewer its last whole result
-    // (tried again at the window's reset), or, the first time, says so in one error.
+    // Never half an answer: a run the rate limit cut short leaves the viewer its last whole result,
+    // or the first time no data and when it will be tried again (at the window's reset), not an error.
     const refusal = oneRateLimitRefusal(result.errors);
-    if (refusal && operation.last) {
-      (args.contextValue as StoreContext).addResourceIdentifier(operation.last.identifiers);
-      (this.options.timers ?? realTimers).schedule(Number(refusal.extensions.retryAfter) * 1000, () => this.store.invalidate(operation.id));
-      return operation.last.result;
+    if (refusal) {
+      const retryMs = Number(refusal.extensions.retryAfter) * 1000;
+      (args.contextValue as StoreContext).addResourceIdentifier(operation.last?.identifiers ?? [operation.id]);
+      (this.options.timers ?? realTimers).schedule(retryMs, () => this.store.invalidate(operation.id));
+      return operation.last?.result ?? { data: null, extensions: { live: { waitingUntil: refusal.extensions.resetAt ?? new Date((this.options.wallClock ?? Date.now)() + retryMs).toISOString(), reason: 'RATE_LIMITED' } } };
     }
-    if (refusal) result = { errors: [refusal] };
     this.polls.acquire([...reads.values()].filter((r) => !previous.has(r.key)));
     this.polls.release([...previous].filter((key) => !reads.has(key)));
     operation.reads = new Set(reads.keys());

@@ -177,7 +177,7 @@ export function createGateway({
   served?.setSources({
     ...client.metricSources(),
     admission: () => admission.stats(),
-    live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls }),
+    live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls, leases: live.polls.leases }),
   });
   const observability = new Observability({ logger, metrics: served, tracing, graphqlEndpoint: '/graphql' });
   const gateway = createYoga<Record<string, unknown>, GatewayContext>({

@@ -41,9 +41,9 @@ export function cachedRead(cache: ResponseCache, operation: CachedReadOperation,
   return cache.read(cacheRequest(operation, call), readIo(operation, call));
 }
 
-/** A live poll: the upstream's answer now, refreshing the cache entry the operations read. */
-export function revalidatedRead(cache: ResponseCache, operation: CachedReadOperation, call: Call): Promise<Fetched> {
-  return cache.revalidate(cacheRequest(operation, call), readIo(operation, call));
+/** A live poll: the upstream's answer now (or one stored `since`), refreshing the cache entry the operations read. */
+export function revalidatedRead(cache: ResponseCache, operation: CachedReadOperation, call: Call, since?: number): Promise<Fetched> {
+  return cache.revalidate(cacheRequest(operation, call), readIo(operation, call), since);
 }
 
 function readIo(operation: CachedReadOperation, call: Call): CacheReadIo {

@@ -7,11 +7,13 @@
  * last reader left stops. While the upstream fails, the poller backs off (up to MAX_BACKOFF
  * periods) and its readers are told once that their data is stale, and again when it is back.
  *
- * Polls are background work: a tenant's polls of one rate-limit category fit within a share of
- * its window (POLL_SHARE of the background's share, the rest left to cache refreshes). When the
- * open reads would poll more often, every period of that tenant and category stretches by the same
- * factor (forty tiles polled every 5 s alone may each be polled every 20 s together). A poll the
- * window still cannot cover is skipped, not reported as an outage.
+ * Polls are background work, their periods planned within the tenant's window (poll-plan.ts); a
+ * poll the window still cannot cover is skipped, not reported as an outage.
+ *
+ * With Redis (`fleet`, poll-leases.ts) a read is polled by one replica for the fleet: the others
+ * keep their timers, but poll only when they hold the read's lease; what the holder's poll found
+ * reaches them as a notice, and a change is taken from the shared cache (no upstream call) before
+ * their readers are woken.
  */
 import { createHash } from 'node:crypto';
 import type { CachedRoute } from '../config.js';
@@ -19,15 +21,13 @@ import type { Logger } from '../logger.js';
 import { isOutage, isRefusal } from './cache-entry.js';
 import type { UpstreamSession, SessionOptions, UpstreamRead } from './session.js';
 import { UpstreamError, UpstreamNotFound } from './errors.js';
-import { BACKGROUND } from './rate-window.js';
-import type { BackgroundBudget } from './rate-window.js';
+import { BACKGROUND, type BackgroundBudget } from './rate-window.js';
+import { PollPlan, type Planned } from './poll-plan.js';
 import { realTimers, type Timers } from '../core/timers.js';
+import { PollLeases, type PollNotice } from './poll-leases.js';
 
 /** Backoff while the upstream fails: the period doubles up to this many periods. */
 const MAX_BACKOFF = 8;
-
-/** The part of the background's share of a window that polls may plan to use (the rest: cache refreshes, timing). */
-const POLL_SHARE = 0.8;
 
 /** What a poll's answer may take, on top of its period, before its entry counts as late. */
 const POLL_ANSWER_MS = 2_000;
@@ -59,9 +59,11 @@ export interface LivePollsOptions {
   now?: () => number;
   /** The poll timers (on the clock of `now`). */
   timers?: Timers;
+  /** With Redis: one poller per read for the fleet. */
+  fleet?: PollLeases | null;
 }
 
-interface Poller {
+interface Poller extends Planned {
   target: PolledRead;
   readers: number;
   hash: string;
@@ -73,10 +75,8 @@ interface Poller {
   /** Since when the upstream fails for this read, or null. */
   failingSince: number | null;
   polling: boolean;
-  /** The read's period at rest, the budget its polls count against (null: none) and the polls per window it adds there. */
-  basePeriodMs: number;
-  budgetKey: string | null;
-  demand: number;
+  /** The read's digest in the fleet's leases and notices. */
+  read: string;
 }
 
 /** The "hash" of an answer that says the record is gone. */
@@ -87,15 +87,20 @@ const contentHash = (value: unknown) => createHash('sha1').update(JSON.stringify
 
 export class LivePolls {
   private readonly pollers = new Map<string, Poller>();
-  /** Polls per window the open reads would make at their base periods, by background budget. */
-  private readonly demand = new Map<string, number>();
+  private readonly plan = new PollPlan();
   private readonly now: () => number;
   /** Polls made since start (tests and the bench read it). */
   polls = 0;
+  /** The pollers by read digest: the fleet's notices name them so. */
+  private readonly byRead = new Map<string, Poller>();
 
   constructor(private readonly options: LivePollsOptions) {
     this.now = options.now ?? Date.now;
+    options.fleet?.listen((notice) => this.heard(notice));
   }
+
+  /** Leases of reads this replica polls for the fleet (with Redis). */
+  get leases(): number { return this.options.fleet?.size ?? 0; }
 
   /**
    * The poll key of a read of the upstream `path` (with its query) made by the caller `credential`
@@ -107,9 +112,7 @@ export class LivePolls {
   }
 
   /** Distinct reads polled now. */
-  get size(): number {
-    return this.pollers.size;
-  }
+  get size(): number { return this.pollers.size; }
 
   /** One more reader of each target (a poller starts for a new one). */
   acquire(targets: Iterable<PolledRead>): void {
@@ -123,9 +126,9 @@ export class LivePolls {
       const budget = this.options.backgroundBudget?.(target.read.tenantId, target.read.route) ?? null;
       const poller: Poller = {
         target, readers: 1, hash: contentHash(target.value), cancel: () => undefined, failures: 0, answeredAt: this.now(), failingSince: null, polling: false,
-        basePeriodMs, budgetKey: budget?.key ?? null, demand: budget ? budget.windowMs / basePeriodMs : 0,
+        ...this.plan.add(basePeriodMs, budget), read: PollLeases.idOf(target.key),
       };
-      if (budget) this.demand.set(budget.key, (this.demand.get(budget.key) ?? 0) + poller.demand);
+      this.byRead.set(poller.read, poller);
       // The reader's value is only the baseline: the poller does not hold it.
       target.value = undefined;
       this.pollers.set(target.key, poller);
@@ -141,11 +144,10 @@ export class LivePolls {
       if (--poller.readers > 0) continue;
       poller.cancel();
       this.pollers.delete(key);
-      if (poller.budgetKey !== null) {
-        const left = (this.demand.get(poller.budgetKey) ?? 0) - poller.demand;
-        if (left > 1e-9) this.demand.set(poller.budgetKey, left);
-        else this.demand.delete(poller.budgetKey);
-      }
+      this.byRead.delete(poller.read);
+      this.options.fleet?.forget(poller.read, poller.budgetKey);
+      void this.options.fleet?.release(poller.read, this.now());
+      this.plan.remove(poller);
     }
   }
 
@@ -155,17 +157,10 @@ export class LivePolls {
     return poller && poller.failingSince !== null ? { answeredAt: poller.answeredAt } : null;
   }
 
-  /**
-   * The read's period now: its base period, stretched so that the polls of its tenant and category
-   * fit the background's share of the window.
-   */
+  /** The read's period now: its base period, stretched so that the polls of its budget fit (poll-plan.ts). */
   periodOf(poller: Poller): number {
     const budget = poller.budgetKey === null ? null : this.options.backgroundBudget?.(poller.target.read.tenantId, poller.target.read.route) ?? null;
-    if (!budget) return poller.basePeriodMs;
-    const planned = Math.max(1, Math.floor(budget.callsPerWindow * POLL_SHARE));
-    // The demand is kept under the key the poller was counted in (acquire/release), which stays
-    // put when the budget later learns another category for the route (the minimal listing).
-    return poller.basePeriodMs * Math.max(1, (this.demand.get(poller.budgetKey!) ?? 0) / planned);
+    return this.plan.periodOf(poller, budget);
   }
 
   /**
@@ -193,27 +188,71 @@ export class LivePolls {
     };
   }
 
-  /** Stops every poller (shutdown). */
-  close(): void {
+  /** Stops every poller (shutdown); the fleet's other replicas take over this one's leases at once. */
+  async close(): Promise<void> {
     for (const poller of this.pollers.values()) poller.cancel();
     this.pollers.clear();
+    this.byRead.clear();
+    await this.options.fleet?.releaseAll(this.now());
   }
 
-  private schedule(poller: Poller): void {
-    const delay = this.periodOf(poller) * Math.min(MAX_BACKOFF, 2 ** poller.failures);
-    poller.cancel = (this.options.timers ?? realTimers).schedule(delay, () => this.poll(poller));
+  private delayOf(poller: Poller): number {
+    return this.periodOf(poller) * Math.min(MAX_BACKOFF, 2 ** poller.failures);
   }
 
-  private async poll(poller: Poller): Promise<void> {
+  private schedule(poller: Poller, delay = this.delayOf(poller)): void {
+    poller.cancel = (this.options.timers ?? realTimers).schedule(delay, () => this.tick(poller));
+  }
+
+  /** A poller's timer: it polls when it is this replica's turn (always without Redis), else waits for the next. */
+  private async tick(poller: Poller): Promise<void> {
+    if (!this.options.fleet) return this.poll(poller);
+    if (this.pollers.get(poller.target.key) !== poller) return;
+    // The lease lasts until just after the next poll is due (a holder gone is replaced within about a
+    // period); the read's demand counts in the fleet's plan until three periods without a tick.
+    const demand = poller.budgetKey === null ? null : { budget: poller.budgetKey, polls: poller.demand, now: this.now(), keepMs: 3 * this.delayOf(poller) };
+    const turn = poller.polling ? null : await this.options.fleet.take(poller.read, this.delayOf(poller) + POLL_ANSWER_MS, demand);
+    if (this.pollers.get(poller.target.key) !== poller) return;
+    if (poller.budgetKey !== null && turn) this.plan.fleet(poller.budgetKey, turn.fleetDemand);
+    // Busy taking another replica's answer (a notice came meanwhile): this tick has nothing to add.
+    if (turn?.mine && !poller.polling) return this.poll(poller);
+    // The holder's last poll, in case its notice did not arrive.
+    if (turn?.last && turn.last.at > poller.answeredAt) this.heard(turn.last);
+    this.schedule(poller);
+  }
+
+  /** Another replica polled a read: its readers here learn what it found (a change from the shared cache). */
+  private heard(notice: PollNotice): void {
+    const poller = this.byRead.get(notice.read);
+    if (!poller || poller.polling) return;
+    // Its holder let it go while this replica has readers: take it over now.
+    if (notice.released) return (poller.cancel(), this.schedule(poller, 0));
+    if (notice.news === 'outage' || notice.news === 'refused') {
+      // Told once (the holder's last notice is read again at each tick).
+      if (notice.news === 'outage' && poller.failingSince !== null) return;
+      if (notice.news === 'outage') poller.failingSince = notice.at;
+      return this.options.wake(poller.target.key, notice.news);
+    }
+    if (notice.hash === poller.hash && poller.failingSince === null) poller.answeredAt = notice.at;
+    else void this.poll(poller, notice.at);
+  }
+
+  /**
+   * A poll of the read: its upstream answer now, or (`since`: another replica's poll answered then)
+   * that answer, from the shared cache. Readers are woken when the answer changed.
+   */
+  private async poll(poller: Poller, since?: number): Promise<void> {
     if (this.pollers.get(poller.target.key) !== poller || poller.polling) return;
     poller.polling = true;
-    this.polls++;
+    if (since === undefined) this.polls++;
+    const askedAt = since ?? this.now();
     // Polls are background work: they spend at most the background's share of the tenant's window.
     const session = this.options.session({ authorization: poller.target.authorization, caller: BACKGROUND });
     let news: PollNews | null = null;
+    let answered = false;
     try {
       // A record that is gone is an answer too: its readers re-run and learn it (null, NOT_FOUND).
-      const hash = await session.poll(poller.target.read).then(
+      const hash = await session.poll(poller.target.read, since).then(
         (fetched) => contentHash(fetched.value),
         async (error: unknown) => {
           if (!(error instanceof UpstreamNotFound)) throw error;
@@ -222,7 +261,8 @@ export class LivePolls {
           return NOT_FOUND;
         },
       );
-      poller.answeredAt = this.now();
+      poller.answeredAt = since ?? this.now();
+      answered = true;
       if (poller.failingSince !== null) news = 'recovered';
       else if (hash !== poller.hash) news = 'changed';
       poller.hash = hash;
@@ -248,9 +288,12 @@ export class LivePolls {
       session.close();
       poller.polling = false;
     }
+    // The fleet's other replicas with readers of the read learn what this poll found.
+    if (since === undefined && (answered || news)) void this.options.fleet?.tell({ read: poller.read, hash: answered ? poller.hash : undefined, news, at: askedAt }, 2 * this.delayOf(poller));
     // Released meanwhile: nobody to tell, nothing to schedule.
     if (this.pollers.get(poller.target.key) !== poller) return;
     if (news) this.options.wake(poller.target.key, news);
-    if (this.pollers.get(poller.target.key) === poller) this.schedule(poller);
+    // A poll taken from another replica's answer leaves this replica's timer as it was.
+    if (since === undefined && this.pollers.get(poller.target.key) === poller) this.schedule(poller);
   }
 }

@@ -17,14 +17,15 @@ export interface ScriptRunner {
 /**
  * Loads a window (fresh at the default limit when absent), rolled over when its reset passed. The
  * hash holds limit, remaining, reset, pending, `cw` (the reset the callers' counts belong to),
- * `c:<caller>` (reserved this window) and `s:<caller>` (last seen, epoch s).
+ * `c:<caller>` (reserved this window) and `s:<caller>` (last seen, epoch s). `w.stored` keeps the
+ * hash as read, so save() writes only the fields that changed (a claim changes two or three).
  */
 const LOAD = `
 local function load(key, default, now, win)
   local flat = redis.call('HGETALL', key)
   local h = {}
   for i = 1, #flat, 2 do h[flat[i]] = flat[i + 1] end
-  local w = { limit = tonumber(h.limit) or default, byCaller = {}, seen = {} }
+  local w = { limit = tonumber(h.limit) or default, byCaller = {}, seen = {}, stored = h }
   w.remaining = tonumber(h.remaining) or w.limit
   w.reset = tonumber(h.reset) or 0
   w.pending = tonumber(h.pending) or 0
@@ -43,11 +44,17 @@ local function load(key, default, now, win)
   return w
 end
 local function save(key, w, win)
-  redis.call('DEL', key)
-  local fields = { 'limit', w.limit, 'remaining', w.remaining, 'reset', w.reset, 'pending', w.pending, 'cw', w.reset }
-  for caller, n in pairs(w.byCaller) do table.insert(fields, 'c:' .. caller); table.insert(fields, n) end
-  for caller, at in pairs(w.seen) do table.insert(fields, 's:' .. caller); table.insert(fields, at) end
-  redis.call('HSET', key, unpack(fields))
+  local want = { limit = w.limit, remaining = w.remaining, reset = w.reset, pending = w.pending, cw = w.reset }
+  for caller, n in pairs(w.byCaller) do want['c:' .. caller] = n end
+  for caller, at in pairs(w.seen) do want['s:' .. caller] = at end
+  local set, gone = {}, {}
+  for field, value in pairs(want) do
+    if tonumber(w.stored[field]) ~= value then table.insert(set, field); table.insert(set, value) end
+  end
+  for field in pairs(w.stored) do if want[field] == nil then table.insert(gone, field) end end
+  if #set == 0 and #gone == 0 then return end
+  if #set > 0 then redis.call('HSET', key, unpack(set)) end
+  if #gone > 0 then redis.call('HDEL', key, unpack(gone)) end
   redis.call('EXPIRE', key, 3 * win)
 end
 local function room(w, caller, share, now, win)
@@ -95,15 +102,16 @@ return { 0 }
  */
 const SETTLE = `${LOAD}
 local now, win, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local charged = nil
 if n > 0 then
-  local w = load(KEYS[1], tonumber(ARGV[4]), now, win)
-  w.pending = math.max(0, w.pending - n)
+  charged = load(KEYS[1], tonumber(ARGV[4]), now, win)
+  charged.pending = math.max(0, charged.pending - n)
   local caller = ARGV[12]
-  if ARGV[13] == '1' and w.byCaller[caller] then w.byCaller[caller] = math.max(0, w.byCaller[caller] - n) end
-  save(KEYS[1], w, win)
+  if ARGV[13] == '1' and charged.byCaller[caller] then charged.byCaller[caller] = math.max(0, charged.byCaller[caller] - n) end
 end
 if ARGV[6] == '1' then
-  local w = load(KEYS[2], tonumber(ARGV[5]), now, win)
+  -- Mostly the news is about the charged window: it is loaded and saved once.
+  local w = (charged and KEYS[2] == KEYS[1]) and charged or load(KEYS[2], tonumber(ARGV[5]), now, win)
   if ARGV[7] == '1' then
     local limit, remaining, reset = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
     if reset > w.reset then
@@ -116,8 +124,9 @@ if ARGV[6] == '1' then
     w.remaining = 0
     if w.reset <= now then w.reset = math.ceil(now) + win end
   end
-  save(KEYS[2], w, win)
+  if w ~= charged then save(KEYS[2], w, win) end
 end
+if charged then save(KEYS[1], charged, win) end
 return 0
 `;
 

@@ -13,7 +13,8 @@
  * - Two levels: an in-process LRU bounded by bytes, then Redis (SharedStore) when configured.
  *   Redis failing or slow only costs hits: the in-process level answers on its own.
  * - Coalescing: identical GETs in flight at the same time (same scope, same generation) share one
- *   upstream call.
+ *   upstream call; with Redis, across the fleet too (fleet-fetch.ts: a miss another replica is
+ *   already calling for waits for its answer, a stale entry is refreshed by one replica).
  * - Passthrough: a caller's entries are served only while the upstream accepted its credential
  *   within CACHE_CREDENTIAL_RECHECK_S (credential-proof.ts); a 401 or 403 replaces the scope's
  *   generation (here and in Redis), so none of its entries is served again, stale or not.
@@ -30,6 +31,7 @@ import {
 import type { SharedStore } from './shared-store.js';
 import { tenantPathPrefix } from './route-path.js';
 import { Generations } from './cache-generations.js';
+import { CacheCalls } from './cache-calls.js';
 import type { RouteName } from '../core/operation-stats.js';
 import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
 
@@ -48,17 +50,19 @@ export class ResponseCache {
   private readonly settings: CacheSettings;
   private readonly memory: LRUCache<string, Entry>;
   private readonly generations: Generations;
-  private readonly inFlight = new Map<string, Promise<Entry>>();
+  private readonly calls: CacheCalls;
   readonly shared: SharedStore | null;
   private readonly now: () => number;
-  /** Hits, misses and the rest since start (bench and tests read them). */
-  readonly counts = { hit: 0, miss: 0, stale: 0, coalesced: 0 };
+  /** Hits, misses and the rest since start (bench and tests read them); awaited: answered by another replica's call. */
+  readonly counts = { hit: 0, miss: 0, stale: 0, coalesced: 0, awaited: 0 };
+
   /** Passthrough: when the upstream last accepted each caller's credential. */
   private readonly proofs: CredentialProofs;
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.settings = options.settings;
     this.shared = options.shared ?? null;
+    this.calls = new CacheCalls(this.shared, { remember: (key, entry) => this.remember(key, entry), count: (route, result) => this.count(route, result), logger: options.logger });
     this.now = options.now ?? Date.now;
     // Generation tokens live past every entry that can carry them (twice the longest lifetime).
     this.generations = new Generations(this.shared, 2 * this.lifetimeMs(Math.max(...Object.values(this.settings.ttlMs))));
@@ -100,13 +104,14 @@ export class ResponseCache {
         return entry.value;
       }
       if (entry && !proving && now < entry.freshUntil + this.settings.staleWhileRevalidateMs) {
-        this.refreshInBackground(key, request, io, ttl, generational);
+        this.calls.refresh({ key, generational, route: request.route }, async () => this.store(key, await io.refresh(), ttl, generational), entry);
         io.stale(now - entry.storedAt, 'revalidating');
         this.count(request.route, 'stale');
         return entry.value;
       }
       try {
-        const loaded = await this.load(key, request, io, ttl, generational);
+        // A proving read must reach the upstream itself: no other replica's answer will do.
+        const loaded = await this.load(key, request, io, ttl, generational, proving ? null : (found) => this.now() < found.freshUntil);
         if (proving) {
           io.noteProven();
           proving(null);
@@ -132,14 +137,16 @@ export class ResponseCache {
 
   /**
    * A live query's poll: the upstream's answer now, whatever the entry's age (shared with a call
-   * in flight for the same key), stored as the fresh entry, so the operations it wakes read it
+   * in flight for the same key, or with Redis another replica's answered since it was asked;
+   * `since`: answered since then), stored as the fresh entry, so the operations it wakes read it
    * from here. The poller hashes its value (as the first read of it was hashed).
    */
-  async revalidate(request: CacheRequest, io: CacheReadIo): Promise<Fetched> {
+  async revalidate(request: CacheRequest, io: CacheReadIo, since?: number): Promise<Fetched> {
     const ttl = this.ttlMs(request);
     if (ttl <= 0) return io.fetch();
     const { key, generational } = await this.keyOf(request);
-    return this.load(key, request, io, ttl, generational);
+    const asked = since ?? this.now();
+    return this.load(key, request, io, ttl, generational, (found) => found.storedAt >= asked);
   }
 
   /** The entry's key: readers and live polls must agree on it, or a poll refreshes an entry nobody reads. */
@@ -206,18 +213,19 @@ export class ResponseCache {
     return ttl + Math.max(this.settings.staleWhileRevalidateMs, this.settings.staleIfErrorMs);
   }
 
+  /** The entry held here, or in the shared store when that one is newer (another replica refreshed it). */
   private async lookup(key: string, generational: boolean): Promise<Entry | undefined> {
     const local = this.memory.get(key);
-    if (local) return local;
-    if (!this.shared?.available) return undefined;
+    if (local && this.now() < local.freshUntil) return local;
+    if (!this.shared?.available) return local;
     try {
       const raw = await this.shared.get(key);
       const entry = raw === null ? null : deserialize(raw, generational);
-      if (!entry) return undefined;
+      if (!entry || (local && entry.storedAt <= local.storedAt)) return local;
       this.remember(key, entry);
       return entry;
     } catch {
-      return undefined;
+      return local;
     }
   }
 
@@ -235,45 +243,8 @@ export class ResponseCache {
     return entry;
   }
 
-  /** One upstream call per key at a time; a caller whose leader stopped for its own reasons calls itself. */
-  private async load(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean): Promise<Entry> {
-    for (;;) {
-      const pending = this.inFlight.get(key);
-      if (!pending) break;
-      try {
-        const entry = await io.wait(pending);
-        io.coalesced();
-        this.count(request.route, 'coalesced');
-        return entry;
-      } catch (error) {
-        // A leader's call that settled has left the map (forget, below, runs first). Still there:
-        // the failure is this operation's own stop. Gone with a local error: the leader's client
-        // left, or its deadline or budget ran out, or the rate-limit budget refused its call (this
-        // operation's claim may cover it), which says nothing of the upstream: call again.
-        if (!(error instanceof UpstreamError && (error.local || error.budgetRefusal)) || this.inFlight.get(key) === pending) throw error;
-      }
-    }
-    io.miss();
-    this.count(request.route, 'miss');
-    const call = io.fetch().then((fetched) => this.store(key, fetched, ttl, generational));
-    this.inFlight.set(key, call);
-    const forget = () => {
-      if (this.inFlight.get(key) === call) this.inFlight.delete(key);
-    };
-    call.then(forget, forget);
-    return call;
-  }
-
-  private refreshInBackground(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean): void {
-    // One refresh at a time: a call in flight for the key (a refresh or a miss) will do.
-    if (this.inFlight.has(key)) return;
-    const call = io.refresh().then((fetched) => this.store(key, fetched, ttl, generational));
-    this.inFlight.set(key, call);
-    call
-      .catch((error: unknown) => this.options.logger.debug('background refresh failed', { route: request.route, code: (error as UpstreamError).code }))
-      .finally(() => {
-        if (this.inFlight.get(key) === call) this.inFlight.delete(key);
-      });
+  private load(key: string, request: CacheRequest, io: CacheReadIo, ttl: number, generational: boolean, fleetMay: ((found: Entry) => boolean) | null): Promise<Entry> {
+    return this.calls.load({ key, generational, route: request.route }, io, async () => this.store(key, await io.fetch(), ttl, generational), fleetMay);
   }
 
   /** The shared store may have lost generations (restart) or missed ours: forget what depends on them. */
@@ -282,7 +253,7 @@ export class ResponseCache {
     this.generations.resync();
   }
 
-  private count(route: RouteName, result: 'hit' | 'miss' | 'stale' | 'coalesced'): void {
+  private count(route: RouteName, result: 'hit' | 'miss' | 'stale' | 'coalesced' | 'awaited'): void {
     this.counts[result]++;
     this.options.metrics?.cacheRead(route, result);
   }

@@ -230,11 +230,14 @@ export class UpstreamSession {
     return value;
   }
 
-  /** A live poll of a read: the upstream's answer now; with the cache on, it becomes the fresh entry. */
-  async poll(read: UpstreamRead): Promise<Fetched> {
+  /**
+   * A live poll of a read: the upstream's answer now; with the cache on, it becomes the fresh
+   * entry. `since` (epoch ms): another replica's answer stored since then will do (with Redis).
+   */
+  async poll(read: UpstreamRead, since?: number): Promise<Fetched> {
     const call = this.call(read.route, read.tenantId, read.resourceId, read.query, read.windowEnd);
     if (!this.forCache || !this.parts.cache) return this.send(call);
-    return revalidatedRead(this.parts.cache, this.forCache, call);
+    return revalidatedRead(this.parts.cache, this.forCache, call, since);
   }
 
   private call(route: RouteName, tenantId: string, resourceId: string | undefined, query: Record<string, QueryValue>, windowEnd?: number, body?: unknown): Call {

@@ -17,6 +17,8 @@ export interface SharedStore {
   /** Connected, paused or not (the token path waits out a slow store rather than skip it). */
   readonly connected: boolean;
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (null for each one missing). */
+  mget(keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** The generation tokens of these keys; a missing one is created with make() (first writer wins). */
   generations(keys: string[], make: () => string, ttlMs: number): Promise<string[]>;
@@ -53,6 +55,7 @@ export class RedisStore implements SharedStore {
   private readonly listeners: (() => void)[] = [];
   /** The connection in subscriber mode (a Redis connection that subscribed can do nothing else); made on the first subscribe. */
   private subscriber: Redis | null = null;
+  private closing = false;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.redis = new Redis(options.url, {
@@ -74,7 +77,12 @@ export class RedisStore implements SharedStore {
       for (const listener of this.listeners) listener();
     });
     this.redis.on('error', (error: Error) => this.failed(error));
-    this.redis.on('end', () => this.failed(new Error('connection closed')));
+    // The server went away: said at once, not at the first failed reconnect (nor when this store closes).
+    for (const event of ['close', 'end']) {
+      this.redis.on(event, () => {
+        if (!this.closing) this.failed(new Error('connection closed'));
+      });
+    }
   }
 
   get available(): boolean {
@@ -126,6 +134,10 @@ export class RedisStore implements SharedStore {
     return this.guard(this.redis.get(key));
   }
 
+  mget(keys: string[]): Promise<(string | null)[]> {
+    return this.guard(this.redis.mget(...keys));
+  }
+
   /** The SHA-1 of each script run: sent as EVALSHA, the script's text only when Redis does not know it (NOSCRIPT). */
   private readonly scriptShas = new Map<string, string>();
 
@@ -167,7 +179,7 @@ export class RedisStore implements SharedStore {
   }
 
   async deleteIf(key: string, value: string): Promise<void> {
-    await this.guard(this.redis.eval(DELETE_IF_SCRIPT, 1, key, value));
+    await this.runScript(DELETE_IF_SCRIPT, [key], [value]);
   }
 
   async lock(key: string, id: string, ttlMs: number): Promise<boolean> {
@@ -183,20 +195,36 @@ export class RedisStore implements SharedStore {
     await this.guard(this.redis.publish(`${this.options.keyPrefix}${channel}`, message));
   }
 
-  /** Calls the handler with each message on the channel; resubscribes after a reconnect (ioredis does). */
+  /**
+   * Calls the handler with each message on the channel; resubscribes after a reconnect (ioredis
+   * does). A SUBSCRIBE that fails (sent before the connection was up, or timed out on a busy
+   * machine) is sent again a second later: ioredis resubscribes only to channels it subscribed.
+   */
   subscribe(channel: string, handler: (message: string) => void): void {
     const name = `${this.options.keyPrefix}${channel}`;
     if (!this.subscriber) {
-      this.subscriber = this.redis.duplicate({ keyPrefix: undefined, enableOfflineQueue: true });
+      // Waits for its connection (no retry limit, no command timeout): a subscription is made once, early.
+      this.subscriber = this.redis.duplicate({ keyPrefix: undefined, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
       this.subscriber.on('error', () => undefined); // the main connection logs outages
     }
-    this.subscriber.on('message', (from: string, message: string) => {
+    const subscriber = this.subscriber;
+    subscriber.on('message', (from: string, message: string) => {
       if (from === name) handler(message);
     });
-    this.subscriber.subscribe(name).catch((error: Error) => this.options.logger.warn('live update channel (Redis) not subscribed', { error: error.message }));
+    let warned = false;
+    const subscribe = (): void => {
+      subscriber.subscribe(name).catch((error: Error) => {
+        if (this.closing) return;
+        if (!warned) this.options.logger.warn('live update channel (Redis) not subscribed yet: trying again', { error: error.message });
+        warned = true;
+        setTimeout(subscribe, 1_000).unref();
+      });
+    };
+    subscribe();
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (this.subscriber) {
       this.subscriber.removeAllListeners('message');
       await this.subscriber.quit().catch(() => this.subscriber?.disconnect());

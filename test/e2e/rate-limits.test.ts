@@ -178,23 +178,36 @@ describe('rate limits of the upstream (documented limits, gateway defaults)', ()
     expect(h.simulator.stats().totalCalls).toBe(0);
   });
 
-  it('answers a live query the budget cannot cover with one RATE_LIMITED error, not field errors', async () => {
-    const { h } = await documentedStack();
+  it('keeps a live query the window cannot cover open, says until when it waits, and answers it at the reset (issue 39, item 5)', async () => {
+    const clock = testClock(START_MS);
+    h = await startHarness({ simulator: { rateLimit: {} }, clock: clock.now, timers: clock.timers });
+    // Another client of the tenant spends its 50 searches of the minute.
     for (let i = 1; i <= 50; i++) await (await fetch(`${h.simulator.url}/api/v2/tenants/client_1/resources/search?pageNo=${i}&pageSize=1`)).arrayBuffer();
     const sse = createClient({ url: h.url, singleConnection: false, retryAttempts: 0 });
-    const first = await new Promise<{ data?: unknown; errors?: { extensions: Record<string, unknown> }[] }>((resolve, reject) => {
-      const stop = sse.subscribe({ query: `query Tile @live { tenant(id: "client_1") { id resources(first: 5) { nodes { id } } } }` }, {
-        next: (payload) => {
-          stop();
-          resolve(payload as never);
-        },
-        error: reject,
-        complete: () => undefined,
-      });
+    const payloads: { data?: any; errors?: unknown[]; extensions?: { live?: Record<string, unknown> } }[] = [];
+    let ended = false;
+    const stop = sse.subscribe({ query: `query Tile @live { tenant(id: "client_1") { id resources(first: 5) { nodes { id } } } }` }, {
+      next: (payload) => void payloads.push(payload as never),
+      error: () => { ended = true; },
+      complete: () => { ended = true; },
     });
-    expect(first.data ?? null).toBeNull();
-    expect(first.errors).toHaveLength(1);
-    expect(first.errors![0]!.extensions).toMatchObject({ code: 'RATE_LIMITED', upstreamStatus: 429 });
-    expect(first.errors![0]!.extensions.retryAfter).toBeGreaterThan(0);
+    try {
+      await expect.poll(() => payloads.length, { timeout: 20_000 }).toBeGreaterThan(0);
+      // Not an error: no data yet, and until when it waits (the window's reset).
+      expect(payloads[0]!.errors).toBeUndefined();
+      expect(payloads[0]!.data ?? null).toBeNull();
+      const until = Date.parse(String(payloads[0]!.extensions?.live?.waitingUntil));
+      const reset = h.simulator.rateLimitState('client_1').paginated.reset * 1000;
+      expect(Math.abs(until - reset)).toBeLessThanOrEqual(1_000);
+      expect(payloads[0]!.extensions?.live?.reason).toBe('RATE_LIMITED');
+      // At the reset the tile runs again and opens, with its data.
+      await clock.pass(until - clock.now() + 1_000);
+      await expect.poll(() => payloads.length, { timeout: 20_000 }).toBeGreaterThan(1);
+      expect(payloads[1]!.errors).toBeUndefined();
+      expect(payloads[1]!.data.tenant.resources.nodes).toHaveLength(5);
+      expect(ended).toBe(false);
+    } finally {
+      stop();
+    }
   });
 });

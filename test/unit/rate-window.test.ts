@@ -145,3 +145,46 @@ describe.runIf(hasRedis)('rate-limit windows shared by replicas', () => {
     expect(outcomes.filter((o) => o.ok)).toHaveLength(50);
   });
 });
+
+describe.runIf(hasRedis)('rate-limit windows in Redis: what a claim and a settle cost', () => {
+  /** Calls per command since the last CONFIG RESETSTAT (commands run by scripts included). */
+  async function commandCalls(): Promise<Record<string, number>> {
+    const text = String(await redis!.command('INFO', 'commandstats'));
+    return Object.fromEntries([...text.matchAll(/^cmdstat_([\w|]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+  }
+
+  it('sends each as one script call by its hash, reads a window once and writes only the fields that changed', async () => {
+    const store = new RedisStore({ url: redis!.url, keyPrefix: 'cost:', timeoutMs: 2_000, logger: createLogger('silent') });
+    opened.push(store);
+    await store.whenConnected(5_000);
+    const windows = new RedisWindows(store, settings, createLogger('silent'));
+    const news = (remaining: number) => ({ category: 'other' as const, announcement: { limit: 500, remaining, reset: 1_800_000_060 }, throttled: false });
+    // Redis learns each script here (its text is sent once, then only its hash).
+    await windows.claim([{ tenant: 'a', category: 'other', n: 5 }], ALONE, T0);
+    await windows.settle('a', 'other', 1, 'a-caller', false, news(499), T0);
+
+    await redis!.command('CONFIG', 'RESETSTAT');
+    await windows.claim([{ tenant: 'a', category: 'other', n: 2 }], ALONE, T0 + 1);
+    // Before: the whole hash deleted and written again (DEL, HSET of every field).
+    expect(await commandCalls()).toMatchObject({ evalsha: 1, hgetall: 1, hset: 1, expire: 1 });
+    expect((await commandCalls()).del).toBeUndefined();
+
+    await redis!.command('CONFIG', 'RESETSTAT');
+    // Its news is about the window it releases: loaded and saved once (before: twice each).
+    await windows.settle('a', 'other', 1, 'a-caller', false, news(498), T0 + 1);
+    const settled = await commandCalls();
+    expect(settled).toMatchObject({ evalsha: 1, hgetall: 1, hset: 1, expire: 1 });
+    expect([settled.del, settled.eval]).toEqual([undefined, undefined]);
+
+    // Nothing changed (the same news again, nothing released): nothing written.
+    await redis!.command('CONFIG', 'RESETSTAT');
+    await windows.settle('a', 'other', 0, 'a-caller', false, news(498), T0 + 1);
+    expect((await commandCalls()).hset).toBeUndefined();
+
+    // A new window: the callers' counts of the last one leave the hash (HDEL), not only the reading.
+    await windows.claim([{ tenant: 'a', category: 'other', n: 1 }], { caller: 'b-caller', share: 0.5 }, 1_800_000_061);
+    const fields = (await redis!.command('HGETALL', 'cost:ratelimit:other:a')) as string[];
+    const names = fields.filter((_, i) => i % 2 === 0).sort();
+    expect(names).toEqual(['c:b-caller', 'cw', 'limit', 'pending', 'remaining', 'reset', 's:a-caller', 's:b-caller']);
+  });
+});
