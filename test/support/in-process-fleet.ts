@@ -24,13 +24,13 @@ export interface InProcessFleet {
   close(): Promise<void>;
 }
 
-export async function startInProcessFleet(options: { replicas: number; clock: TestClock; redisUrl?: string }): Promise<InProcessFleet> {
+export async function startInProcessFleet(options: { replicas: number; clock: TestClock; redisUrl?: string; env?: Record<string, string> }): Promise<InProcessFleet> {
   const simulator = await startSimulator({ port: 0, rateLimit: {}, now: options.clock.now });
   const logs: string[] = [];
   const started: { assembled: AssembledGateway; server: http.Server }[] = [];
   const urls: string[] = [];
-  // Only the upstream, its auth and the shared Redis are set: every other setting is the gateway's default.
-  const env = { INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}) };
+  // Only the upstream, its auth and the shared Redis are set (and `env`, when a test says why): every other setting is the gateway's default.
+  const env = { INVENTORY_API_URL: simulator.url, INVENTORY_AUTH_MODE: 'none', LOG_LEVEL: 'warn', ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}), ...options.env };
   for (let i = 0; i < options.replicas; i++) {
     const config = loadConfig(env);
     const logger = createLogger(config.logLevel, (line) => { logs.push(line); capturedLogLines.push(line); });
