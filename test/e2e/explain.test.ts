@@ -168,7 +168,7 @@ describe('explain in production (introspection off)', () => {
   const SUMMARY = '{ tenant(id: "client_1") { resourceSummary { byResourceType { count } } } }';
 
   it('is refused unless EXPLAIN allows it, with no upstream call', async () => {
-    const h = await startHarness({ env: { NODE_ENV: 'production' } });
+    const h = await startHarness({ env: { NODE_ENV: 'production', AUTH: 'off' } });
     try {
       h.resetCounts();
       const refused = await post(h, DASHBOARD, { tenant: 'client_1', after: null, ...DAY }, { 'x-explain': '1' });
@@ -182,7 +182,7 @@ describe('explain in production (introspection off)', () => {
   });
 
   it('with EXPLAIN=on answers the plan and names no schema element the request did not name', async () => {
-    const [prod, dev] = await Promise.all([startHarness({ env: { NODE_ENV: 'production', EXPLAIN: 'on' } }), startHarness()]);
+    const [prod, dev] = await Promise.all([startHarness({ env: { NODE_ENV: 'production', AUTH: 'off', EXPLAIN: 'on' } }), startHarness()]);
     try {
       const plan = (await post(prod, SUMMARY, {}, { 'x-explain': '1' })).body.extensions.explain as Plan;
       expect(plan.calls).toBeGreaterThan(0);

@@ -11,6 +11,10 @@
  * without the lease each would poll on its own (three polls a period), and the fleet's call
  * sharing (replicas-one-call.test.ts) could not merge them.
  *
+ * REDIS_TIMEOUT_MS is 2 s here, not 250 ms: the replicas share this process's loop, and on a
+ * loaded machine a command answered late would count as an outage (each replica then polls for
+ * itself, as it should): the outage case stops redis-server instead.
+ *
  * Needs redis-server (installed by .ci/run); skipped, with one line, when it is missing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,7 +62,7 @@ describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read 
   const replicas: Harness[] = [];
   beforeAll(async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url };
+    const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
     const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
     replicas.push(first);
     for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
@@ -131,7 +135,7 @@ describe.runIf(hasRedis)('three replicas while Redis is down: each polls for its
   const replicas: Harness[] = [];
   beforeAll(async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url };
+    const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
     const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
     replicas.push(first);
     for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
@@ -200,7 +204,7 @@ describe.runIf(hasRedis)('two replicas with different live reads of one tenant: 
   const replicas: Harness[] = [];
   beforeAll(async () => {
     redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url };
+    const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
     const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
     replicas.push(first, await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
   });

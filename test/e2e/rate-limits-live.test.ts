@@ -22,7 +22,7 @@ const OBSERVE_MS = 180_000;
 /** 12:00:00.5 UTC: the windows are aligned on the minute. */
 const START_MS = Date.UTC(2026, 10, 26, 12, 0, 0, 500);
 
-interface Payload { data?: any; errors?: any[]; extensions?: { live?: { pollSeconds: number; ageSeconds: number } } }
+interface Payload { data?: any; errors?: any[]; extensions?: { live?: { pollSeconds: number; ageSeconds: number; waitingUntil?: string } } }
 
 let h: Harness;
 let clock: TestClock;
@@ -116,6 +116,49 @@ describe('live tiles are background work (documented limits, gateway defaults)',
     for (const [key, n] of byWindow) expect(n, key).toBeLessThanOrEqual(key.startsWith('other') ? 250 : 25);
     const client1 = stats.byTenant.client_1!;
     console.info(`50 live tiles over ${OBSERVE_MS / 1000} s: stated period ${stated} s, ${person.length} person pages, calls paginated ${client1.paginated.calls}, other ${client1.other.calls}`);
+  });
+});
+
+describe('50 tiles opened at once in the last seconds of a minute (issue 39, item 5)', () => {
+  it('opens every one: those the window cannot cover say until when they wait and open at a reset, none ends RATE_LIMITED', async () => {
+    const fresh = testClock(Date.UTC(2026, 10, 26, 13, 0, 55));
+    const g = await startHarness({ simulator: { rateLimit: {} }, clock: fresh.now, timers: fresh.timers });
+    const sse = createClient({ url: g.endpoint, fetchFn: g.fetch, singleConnection: false, retryAttempts: 0 });
+    const stops: (() => void)[] = [];
+    try {
+      // 10 pages and 40 summaries, all at once, 5 s before the windows reset: cold, the first runs
+      // want more of the paginated window (the summaries' listings count as paginated until an
+      // answer says their category) than it has.
+      const tiles = [
+        ...Array.from({ length: 10 }, (_, i) => ({ query: PAGE_TILE, variables: { offset: i * 5 } })),
+        ...Array.from({ length: 40 }, (_, i) => ({ query: SUMMARY_TILE, variables: { filter: { hostName: `host-${i}` } } })),
+      ];
+      const payloads: Payload[][] = tiles.map(() => []);
+      const ended: unknown[] = [];
+      tiles.forEach((tile, i) => stops.push(sse.subscribe(tile, {
+        next: (payload) => void payloads[i]!.push(payload as Payload),
+        error: (error) => void ended.push(error),
+        complete: () => void ended.push('complete'),
+      })));
+      await expect.poll(() => payloads.filter((p) => p.length > 0).length, { timeout: 60_000 }).toBe(50);
+      const waiting = payloads.filter((p) => p[0]!.data == null);
+      // The case the item is about: some tiles could not run at first.
+      expect(waiting.length).toBeGreaterThan(0);
+      for (const p of waiting) expect(Date.parse(String((p[0]!.extensions?.live as { waitingUntil?: string } | undefined)?.waitingUntil))).toBeGreaterThan(fresh.now());
+      // Three minutes, in steps: each waiting tile runs again at a reset, until all are open.
+      const open = () => payloads.filter((p) => p.some((payload) => payload.data != null)).length;
+      for (let t = 0; t < 180_000 && open() < 50; t += 5_000) {
+        await fresh.pass(5_000);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      await expect.poll(open, { timeout: 30_000 }).toBe(50);
+      expect(payloads.flat().filter((p) => p.errors)).toEqual([]);
+      expect(ended).toEqual([]);
+      console.info(`50 tiles at 13:00:55: ${waiting.length} waited for a reset, all open by +${(fresh.now() - Date.UTC(2026, 10, 26, 13, 0, 55)) / 1000} s`);
+    } finally {
+      for (const stop of stops) stop();
+      await g.close();
+    }
   });
 });
 

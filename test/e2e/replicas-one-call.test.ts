@@ -5,6 +5,11 @@
  * burst of 30 spread over them, and a stale entry served by all three each cost what one gateway's
  * calls cost. Counts only: nothing here is bound to how fast the machine is.
  *
+ * REDIS_TIMEOUT_MS is 2 s here, not 250 ms: three replicas and the simulator share this process's
+ * loop, and on a loaded machine a command answered late counts as Redis failing, which (as it
+ * should) sends each replica to the upstream for itself. What Redis failing does is the subject
+ * of live-fleet.test.ts and replicas.test.ts; here it would only blur the count.
+ *
  * Needs redis-server (installed by .ci/run); skipped, with one line, when it is missing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +23,9 @@ const PAGE = `query Page($offset: Int!) { tenant(id: "client_1") { resources(fir
   nodes { id hostName applications { name } }
 } } }`;
 const SEARCH = 'query Ids { tenant(id: "client_1") { resources(first: 5) { nodes { id } } } }';
+
+/** A loaded machine's late answers are not a Redis outage here (see above). */
+const PATIENT_REDIS = { REDIS_TIMEOUT_MS: '2000' };
 
 let redis: RedisServer | null = null;
 let fleet: InProcessFleet | null = null;
@@ -48,7 +56,7 @@ function checkPage(body: Awaited<ReturnType<typeof postGraphQL>>['body']): void 
 
 describe.runIf(hasRedis)('three replicas on one Redis: one upstream call per distinct read', () => {
   it('a cold page asked of the three at once costs 21 calls, as one gateway\'s; a burst of 30 spread over them too', async () => {
-    const f = (fleet = await startInProcessFleet({ replicas: 3, clock: testClock(Date.now()), redisUrl: redis!.url }));
+    const f = (fleet = await startInProcessFleet({ replicas: 3, clock: testClock(Date.now()), redisUrl: redis!.url, env: PATIENT_REDIS }));
     const once = await Promise.all(f.urls.map((url) => postGraphQL(url, PAGE, { offset: 0 })));
     for (const reply of once) checkPage(reply.body);
     expect(calls(f), redisLog(f)).toEqual({ search: 1, applications: 20 });
@@ -62,7 +70,7 @@ describe.runIf(hasRedis)('three replicas on one Redis: one upstream call per dis
 
   it('a stale entry served by the three replicas is refreshed with one call', async () => {
     const clock = testClock(Date.now());
-    const f = (fleet = await startInProcessFleet({ replicas: 3, clock, redisUrl: redis!.url }));
+    const f = (fleet = await startInProcessFleet({ replicas: 3, clock, redisUrl: redis!.url, env: PATIENT_REDIS }));
     // Each replica reads the search once (one call, the others answered from Redis): all three hold it.
     for (const url of f.urls) expect((await postGraphQL(url, SEARCH, {})).body.errors).toBeUndefined();
     expect(calls(f)).toEqual({ search: 1 });
