@@ -5,14 +5,14 @@
  * 24 h availability) as the gateway serves it on the embedded simulator, and the GraphiQL page.
  * CPU is process.cpuUsage() (user + system: zlib runs on the thread pool, counted in the
  * process) around ROUNDS compressions of the same body, median of 5 rounds; the served encoders
- * (src/server/content-encoding.ts) and, for comparison, Brotli at every quality.
+ * (src/server/edge/content-encoding.ts) and, for comparison, Brotli at every quality.
  */
 import zlib from 'node:zlib';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { assembleGateway } from '../src/server/assemble.js';
-import { BROTLI_QUALITY, encode, type Encoding } from '../src/server/content-encoding.js';
+import { BROTLI_QUALITY, encode, type Encoding } from '../src/server/edge/content-encoding.js';
 import { startSimulator } from '../src/simulator/app.js';
 import { scenarios } from './scenarios.js';
 

@@ -20,7 +20,7 @@ import { createLogger } from '../src/logger.js';
 import { estimateUpstreamCalls } from '../src/schema/cost.js';
 import { planOf, type CostPlan } from '../src/schema/cost-plan.js';
 import { CostTrace } from '../src/schema/cost-trace.js';
-import { costRefusal, costSettingsOf } from '../src/server/limits.js';
+import { costRefusal, costSettingsOf } from '../src/server/limits/limits.js';
 import { RateBudget } from '../src/upstream/rate-budget.js';
 
 const USAGE = 'usage: npm run explain -- <documents (.graphql files, globs, manifest .json)…> [--max-share 0.5] [--max-calls N] [--variables JSON|file]';

@@ -68,7 +68,7 @@ export interface GatewayConfig {
   maxAvailabilityWindowDays: number;
   /** Upstream calls one operation may make: refused up front by estimate, and stopped at run time. */
   maxUpstreamCallsPerOperation: number;
-  /** Admission control (src/server/admission.ts): upstream call slots that operations in progress may claim in all; an operation claims min(estimated calls, upstreamMaxInFlightPerOperation). */
+  /** Admission control (src/server/limits/admission.ts): upstream call slots that operations in progress may claim in all; an operation claims min(estimated calls, upstreamMaxInFlightPerOperation). */
   admissionCapacity: number;
   /** The same bound for one caller (Authorization digest, else socket address). */
   admissionCapacityPerCaller: number;
@@ -86,7 +86,7 @@ export interface GatewayConfig {
   federationSecret: string | null;
   /** UPSTREAM_STATS: `x-upstream-stats: 1` adds what the operation cost upstream to the answer. */
   upstreamStats: boolean;
-  /** EXPLAIN: `x-explain: 1` answers the operation's cost plan instead of running it (src/server/explain.ts; who may: explain-access.ts). */
+  /** EXPLAIN: `x-explain: 1` answers the operation's cost plan instead of running it (src/server/limits/explain.ts; who may: explain-access.ts). */
   explain: boolean;
   /** HTTP connections: a client that has not sent its request headers within headersTimeoutMs is closed; one address holds at most maxConnectionsPerAddress (0: no bound). */
   connections: { headersTimeoutMs: number; maxConnectionsPerAddress: number };
@@ -100,7 +100,7 @@ export interface GatewayConfig {
   cache: CacheSettings | null;
   /** REDIS_URL: the fleet's shared cache level and token store; null: in-process only. */
   redis: RedisSettings | null;
-  /** Live queries (`@live`, src/server/live-query.ts). */
+  /** Live queries (`@live`, src/server/live/live-query.ts). */
   live: LiveSettings;
   /** The upstream's rate limits (src/upstream/rate-budget.ts); null: not budgeted (UPSTREAM_RATE_LIMITS=off). */
   rateLimits: RateLimitSettings | null;

@@ -20,7 +20,7 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 /**
  * The readings metrics take from parts above this layer, declared here so that metrics need not
  * import them: the circuit breaker's state and admission control's counts (src/upstream/breaker.ts
- * and src/server/admission.ts satisfy these shapes as they are).
+ * and src/server/limits/admission.ts satisfy these shapes as they are).
  */
 export type BreakerReading = 'closed' | 'open' | 'half-open';
 export interface AdmissionReading {
@@ -31,7 +31,7 @@ export interface AdmissionReading {
   shed: Readonly<Record<string, number>>;
 }
 
-/** Live queries (src/server/live-query.ts): open operations, shared pollers, polls made. */
+/** Live queries (src/server/live/live-query.ts): open operations, shared pollers, polls made. */
 export interface LiveReading {
   operations: number;
   pollers: number;
@@ -138,7 +138,7 @@ export class GatewayMetrics {
     });
   }
 
-  /** A request or field refused by inbound identity (src/server/authentication.ts), by reason. */
+  /** A request or field refused by inbound identity (src/server/edge/authentication.ts), by reason. */
   authRefusal(reason: string): void {
     this.authRefusals.inc({ reason });
   }

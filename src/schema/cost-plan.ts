@@ -2,7 +2,7 @@
  * An operation's estimate (src/schema/cost.ts) as a plan a person or a tool reads: calls per
  * tenant and rate-limit category against the tenant's window, the fields that drive them (each
  * with its multiplier and why), and what the gateway would do with it. Explain (x-explain: 1,
- * src/server/explain.ts) and `npm run explain` (scripts/explain.ts) both answer this, from the
+ * src/server/limits/explain.ts) and `npm run explain` (scripts/explain.ts) both answer this, from the
  * same estimate admission and the rate-limit claim use.
  *
  * Its free text avoids words that are schema names (tenant, type, from, if...), so that with
@@ -78,7 +78,7 @@ export interface PlanInput {
   categoryOf: (route: RouteName) => RateCategory;
   /** The window of a tenant and category now; null: not budgeted (or no tenant). */
   windowOf: (tenant: string | null, category: RateCategory) => WindowNow | null;
-  /** Why the gateway refuses the operation before it runs (src/server/limits.ts costRefusal), or null. */
+  /** Why the gateway refuses the operation before it runs (src/server/limits/limits.ts costRefusal), or null. */
   refusal: string | null;
   /** How many drivers to list. */
   drivers?: number;

@@ -22,5 +22,5 @@ export const subgraphSchema = lexicographicSortSchema(builder.toSubGraphSchema({
 const entitiesField = subgraphSchema.getQueryType()?.getFields()._entities;
 if (entitiesField) entitiesField.resolve = resolveEntitiesOneByOne as never;
 
-/** The served schema: the subgraph with the `@live` directive of the @n1ru4l/graphql-live-query convention (src/server/live-query.ts). */
+/** The served schema: the subgraph with the `@live` directive of the @n1ru4l/graphql-live-query convention (src/server/live/live-query.ts). */
 export const schema = new GraphQLSchema({ ...subgraphSchema.toConfig(), directives: [...subgraphSchema.getDirectives(), GraphQLLiveDirective] });

@@ -11,15 +11,15 @@ import { createUpstreamAuth } from '../upstream/auth.js';
 import { createDispatcher, UpstreamClient } from '../upstream/client.js';
 import { RedisStore } from '../upstream/shared-store.js';
 import { createGateway, type Gateway, type Lifecycle } from './yoga.js';
-import { AdmissionController } from './admission.js';
-import { LiveQueries } from './live-query.js';
+import { AdmissionController } from './limits/admission.js';
+import { LiveQueries } from './live/live-query.js';
 import { PollLeases } from '../upstream/poll-leases.js';
-import { connectUpdates } from './live-updates.js';
-import { serveWebSocket, type WebSocketEndpoint } from './websocket.js';
+import { connectUpdates } from './live/live-updates.js';
+import { serveWebSocket, type WebSocketEndpoint } from './edge/websocket.js';
 import type http from 'node:http';
 import type { Timers } from '../core/timers.js';
 import { TokenVerifier } from '../identity/verifier.js';
-import { Authentication } from './authentication.js';
+import { Authentication } from './edge/authentication.js';
 
 export interface AssembleOptions {
   config: GatewayConfig;

@@ -63,7 +63,7 @@ process.on('unhandledRejection', (reason) => {
   logger.error('unhandled promise rejection', { error: reason });
 });
 const [{ startSimulator }, { assembleGateway }, { createHttpServer, wholeBodies }] = await Promise.all([
-  import('../simulator/app.js'), import('./assemble.js'), import('./http-server.js'),
+  import('../simulator/app.js'), import('./assemble.js'), import('./edge/http-server.js'),
 ]);
 let simulator: Simulator | null = null;
 let baseUrl = config.inventoryApiUrl;

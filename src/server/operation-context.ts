@@ -2,7 +2,7 @@
  * The members of the GraphQL context (src/context.ts) made for each execution of an operation: its upstream session (deadline, call budget,
  * the client's signal), its statistics and its data source (loaders). Built per request by Yoga's
  * context factory (src/server/yoga.ts), and afresh for each re-run of a live query
- * (src/server/live-query.ts): a data source's loaders hold the answers of its own run.
+ * (src/server/live/live-query.ts): a data source's loaders hold the answers of its own run.
  */
 import type { GatewayConfig } from '../config.js';
 import { OperationStats } from '../core/operation-stats.js';

@@ -10,31 +10,31 @@ import type { UpstreamClient, UpstreamSession } from '../upstream/client.js';
 import { OperationStats } from '../core/operation-stats.js';
 import { callerKey } from '../core/caller.js';
 import type { IncomingMessage } from 'node:http';
-import { csrfPreventionPlugin } from './csrf.js';
-import { graphiqlOptions, landingRedirectPlugin, renderInventoryGraphiQL } from './graphiql.js';
-import { compressionPlugin, requestDecodingPlugin } from './content-encoding.js';
-import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits.js';
-import { AdmissionController, admissionPlugin } from './admission.js';
-import { rateLimitPlugin } from './rate-limits.js';
-import { explainPlugin } from './explain.js';
+import { csrfPreventionPlugin } from './edge/csrf.js';
+import { graphiqlOptions, landingRedirectPlugin, renderInventoryGraphiQL } from './edge/graphiql.js';
+import { compressionPlugin, requestDecodingPlugin } from './edge/content-encoding.js';
+import { bodyLimitPlugin, httpErrorCodesPlugin, operationLimitsPlugin } from './limits/limits.js';
+import { AdmissionController, admissionPlugin } from './limits/admission.js';
+import { rateLimitPlugin } from './limits/rate-limits.js';
+import { explainPlugin } from './limits/explain.js';
 import { byCategory, plus } from '../core/call-count.js';
-import { LiveQueries } from './live-query.js';
+import { LiveQueries } from './live/live-query.js';
 import { operationContext } from './operation-context.js';
-import { clientSignalOf } from './client-signal.js';
-import { noEchoPlugin } from './no-echo.js';
+import { clientSignalOf } from './edge/client-signal.js';
+import { noEchoPlugin } from './edge/no-echo.js';
 import { compiledExecutionPlugin } from './compiled-execution.js';
-import { schemaExposurePlugin } from './schema-exposure.js';
-import { trustedDocumentsPlugin } from './trusted-documents.js';
+import { schemaExposurePlugin } from './edge/schema-exposure.js';
+import { trustedDocumentsPlugin } from './edge/trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
 import { staleDataPlugin } from './stale-data.js';
 import { refusedCredentialPlugin } from './refused-credential.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { Observability } from '../observability/plugin.js';
 import type { Tracing } from '../observability/tracing.js';
-import { Authentication, streamsEndWithTokenPlugin } from './authentication.js';
-import { healthPlugin, type Lifecycle } from './health.js';
+import { Authentication, streamsEndWithTokenPlugin } from './edge/authentication.js';
+import { healthPlugin, type Lifecycle } from './edge/health.js';
 
-export type { Lifecycle } from './health.js';
+export type { Lifecycle } from './edge/health.js';
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -53,7 +53,7 @@ export interface GatewayOptions {
   tracing?: Tracing | null;
   /** Live queries (`@live`), made and wired (updates, shutdown) by the composition root. */
   live: LiveQueries;
-  /** Inbound identity (src/server/authentication.ts); absent: none. */
+  /** Inbound identity (src/server/edge/authentication.ts); absent: none. */
   authentication?: Authentication;
 }
 

@@ -24,7 +24,7 @@ import { TenantAccess, type TenantAction } from '../identity/access.js';
 export interface SessionOptions {
   /** The caller's Authorization header, for passthrough. */
   authorization: string | null;
-  /** Aborts when the GraphQL client disconnects: a native signal (src/server/client-signal.ts makes one of Yoga's). */
+  /** Aborts when the GraphQL client disconnects: a native signal (src/server/edge/client-signal.ts makes one of Yoga's). */
   signal?: AbortSignal;
   stats?: OperationStats;
   /** The operation's trace context: upstream spans are its children. */

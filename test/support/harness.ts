@@ -14,12 +14,12 @@ import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator, type StartSimulatorOptions } from '../../src/simulator/app.js';
 import type { UpstreamClient } from '../../src/upstream/client.js';
 import { assembleGateway } from '../../src/server/assemble.js';
-import { wholeBodies } from '../../src/server/http-server.js';
+import { wholeBodies } from '../../src/server/edge/http-server.js';
 import type { Gateway } from '../../src/server/yoga.js';
 import { capturedLogLines } from './log-capture.js';
 import type { GatewayMetrics } from '../../src/observability/metrics.js';
 import { createTracing, type Tracing } from '../../src/observability/tracing.js';
-import type { LiveQueries } from '../../src/server/live-query.js';
+import type { LiveQueries } from '../../src/server/live/live-query.js';
 import type { Timers } from '../../src/core/timers.js';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {

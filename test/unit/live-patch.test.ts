@@ -5,7 +5,7 @@
  */
 import { applyLiveQueryJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
 import { describe, expect, it } from 'vitest';
-import { LivePatcher, type LivePayload } from '../../src/server/live-payloads.js';
+import { LivePatcher, type LivePayload } from '../../src/server/live/live-payloads.js';
 
 const page = (names: string[]) => ({ tenant: { resources: { totalCount: names.length, nodes: names.map((name, i) => ({ id: `r${i}`, name })) } } });
 

@@ -11,8 +11,8 @@ import { ROUTES, type RouteName, type RouteSpec } from '../../src/core/routes.js
 import { createLogger } from '../../src/logger.js';
 import { ResponseCache } from '../../src/upstream/response-cache.js';
 import type { CacheReadIo, CacheRequest } from '../../src/upstream/cache-entry.js';
-import { identifiersOf, LiveQueries } from '../../src/server/live-query.js';
-import { AdmissionController } from '../../src/server/admission.js';
+import { identifiersOf, LiveQueries } from '../../src/server/live/live-query.js';
+import { AdmissionController } from '../../src/server/limits/admission.js';
 import { checkMockUpstreams, mockUpstream } from '../support/upstream-client.js';
 
 afterEach(checkMockUpstreams);

@@ -1,12 +1,12 @@
 /**
- * wholeBodies (src/server/http-server.ts): a POST body that states its length within the limit
+ * wholeBodies (src/server/edge/http-server.ts): a POST body that states its length within the limit
  * reaches the handler read whole; anything else reaches it untouched, unread.
  */
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wholeBodies } from '../../src/server/http-server.js';
+import { wholeBodies } from '../../src/server/edge/http-server.js';
 
 const LIMIT = 1_000;
 const seen: { method: string; body: string | null; readable: boolean }[] = [];

@@ -11,9 +11,9 @@ import type http from 'node:http';
 import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../../config.js';
 import { trustedDocumentOf } from './trusted-documents.js';
-import { endRequestSessions, gatewayObservability, type Gateway } from './yoga.js';
+import { endRequestSessions, gatewayObservability, type Gateway } from '../yoga.js';
 import { atTime, tokenExpired, type Authentication } from './authentication.js';
 
 interface Enveloped {

@@ -3,12 +3,12 @@
  * result, then with a payload each time data it read has changed: a JSON Patch against the
  * previous result (@n1ru4l/graphql-live-query-patch-json-patch's format), or the full result
  * again (revision 1) when the patch would be larger. Served over SSE (Yoga) and WebSocket
- * (src/server/websocket.ts).
+ * (src/server/edge/websocket.ts).
  *
  * - What changed: each execution notes the upstream reads it made; each distinct read is polled
  *   by one shared poller (src/upstream/live-polls.ts; one for the fleet with Redis), which wakes
  *   only the operations that made it. An update through the gateway wakes the readers of that resource and its tenant's lists
- *   at once, on every replica (src/server/live-updates.ts, Redis pub/sub).
+ *   at once, on every replica (src/server/live/live-updates.ts, Redis pub/sub).
  * - Re-execution (InMemoryLiveQueryStore) runs with a fresh upstream session and data source
  *   (the loaders of the previous run hold old answers), claims admission slots only while it
  *   runs, and mostly reads the cache entries the poll refreshed.
@@ -23,22 +23,22 @@ import { isLiveQueryOperationDefinitionNode, NoLiveMixedWithDeferStreamRule } fr
 import { InMemoryLiveQueryStore } from '@n1ru4l/in-memory-live-query-store';
 import type { Plugin } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
-import type { GatewayConfig } from '../config.js';
-import type { GatewayContext } from '../context.js';
-import { gatewayError } from '../core/errors.js';
-import { realTimers, type Timers } from '../core/timers.js';
-import type { Logger } from '../logger.js';
-import type { UpstreamClient } from '../upstream/client.js';
-import { LivePolls, type LivePollsOptions, type PolledRead, type PollNews } from '../upstream/live-polls.js';
-import { oneRateLimitRefusal } from './rate-limits.js';
-import { dependenciesOf, staleAfterUpdate } from '../core/routes.js';
-import type { UpstreamRead } from '../upstream/session.js';
-import { overloaded, type AdmissionController, type Refusal } from './admission.js';
-import { clientSignalOf } from './client-signal.js';
-import { staleReport } from './stale-data.js';
+import type { GatewayConfig } from '../../config.js';
+import type { GatewayContext } from '../../context.js';
+import { gatewayError } from '../../core/errors.js';
+import { realTimers, type Timers } from '../../core/timers.js';
+import type { Logger } from '../../logger.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import { LivePolls, type LivePollsOptions, type PolledRead, type PollNews } from '../../upstream/live-polls.js';
+import { oneRateLimitRefusal } from '../limits/rate-limits.js';
+import { dependenciesOf, staleAfterUpdate } from '../../core/routes.js';
+import type { UpstreamRead } from '../../upstream/session.js';
+import { overloaded, type AdmissionController, type Refusal } from '../limits/admission.js';
+import { clientSignalOf } from '../edge/client-signal.js';
+import { staleReport } from '../stale-data.js';
 import { liveStream } from './live-payloads.js';
 import { LiveOperationRegistry, wakeWaiters, type LiveOperation } from './live-operations.js';
-import { operationContext } from './operation-context.js';
+import { operationContext } from '../operation-context.js';
 
 /** A request header: `none` asks for the full result in every payload (GraphiQL sends it: it applies no patches). */
 export const LIVE_PATCH_HEADER = 'x-live-query-patch';

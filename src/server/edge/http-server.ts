@@ -13,7 +13,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../../config.js';
 
 /** The largest request body wholeBodies reads before Yoga sees the request. */
 const WHOLE_BODY_BYTES = 8 * 1024;

@@ -9,16 +9,16 @@
  */
 import type { GraphQLError } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { GatewayContext } from '../context.js';
-import { callsByWindow, type UpstreamEstimate } from '../core/call-count.js';
-import { gatewayError } from '../core/errors.js';
-import type { Logger } from '../logger.js';
-import type { GatewayMetrics } from '../observability/metrics.js';
-import type { ClaimAs, Claimed, RateBudget, Want } from '../upstream/rate-budget.js';
-import { rateLimited } from '../upstream/errors.js';
-import { clientSignalOf } from './client-signal.js';
+import type { GatewayContext } from '../../context.js';
+import { callsByWindow, type UpstreamEstimate } from '../../core/call-count.js';
+import { gatewayError } from '../../core/errors.js';
+import type { Logger } from '../../logger.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import type { ClaimAs, Claimed, RateBudget, Want } from '../../upstream/rate-budget.js';
+import { rateLimited } from '../../upstream/errors.js';
+import { clientSignalOf } from '../edge/client-signal.js';
 import { batchPlanOf, overWindowError, paramsKey, type BatchPlan } from './limits.js';
-import { operationOf } from '../schema/document-walk.js';
+import { operationOf } from '../../schema/document-walk.js';
 
 type RequestContext = GatewayContext & { request?: Request; params?: GraphQLParams; liveOperation?: boolean };
 

@@ -9,19 +9,19 @@
  */
 import type { GraphQLError } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
-import { gatewayError } from '../core/errors.js';
-import { RATE_CATEGORIES, type RateCategory } from '../core/routes.js';
-import { estimateUpstreamCalls } from '../schema/cost.js';
-import { operationOf } from '../schema/document-walk.js';
-import { planOf, type WindowNow } from '../schema/cost-plan.js';
-import { CostTrace } from '../schema/cost-trace.js';
-import type { RateBudget } from '../upstream/rate-budget.js';
-import { available } from '../upstream/rate-window.js';
+import type { GatewayConfig } from '../../config.js';
+import { gatewayError } from '../../core/errors.js';
+import { RATE_CATEGORIES, type RateCategory } from '../../core/routes.js';
+import { estimateUpstreamCalls } from '../../schema/cost.js';
+import { operationOf } from '../../schema/document-walk.js';
+import { planOf, type WindowNow } from '../../schema/cost-plan.js';
+import { CostTrace } from '../../schema/cost-trace.js';
+import type { RateBudget } from '../../upstream/rate-budget.js';
+import { available } from '../../upstream/rate-window.js';
 import { mayExplain } from './explain-access.js';
-import type { TenantAccess } from '../identity/access.js';
+import type { TenantAccess } from '../../identity/access.js';
 import { batchPlanOf, costRefusal, costSettingsOf } from './limits.js';
-import { withoutUnnamedSchemaNames } from './schema-exposure.js';
+import { withoutUnnamedSchemaNames } from '../edge/schema-exposure.js';
 
 /** The request header that asks for the plan. */
 export const EXPLAIN_HEADER = 'x-explain';

@@ -3,16 +3,16 @@
  * token from one of the configured OpenID issuers, judged before its body is parsed; a refused one
  * is HTTP 401 with `WWW-Authenticate: Bearer` and one UNAUTHENTICATED error naming the reason
  * (never the token), and costs nothing upstream. WebSocket operations are judged by the same
- * `authenticate` (src/server/websocket.ts). What the caller may do once known is the rule in
+ * `authenticate` (src/server/edge/websocket.ts). What the caller may do once known is the rule in
  * src/identity/access.ts; its streams end when its token does (endWithToken).
  */
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { IdentitySettings } from '../identity/settings.js';
-import type { GatewayContext } from '../context.js';
-import { TenantAccess, type Identity } from '../identity/access.js';
-import type { RefusalReason, TokenVerifier } from '../identity/verifier.js';
-import type { GatewayMetrics } from '../observability/metrics.js';
+import type { IdentitySettings } from '../../identity/settings.js';
+import type { GatewayContext } from '../../context.js';
+import { TenantAccess, type Identity } from '../../identity/access.js';
+import type { RefusalReason, TokenVerifier } from '../../identity/verifier.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
 
 const MESSAGES: Record<RefusalReason, string> = {
   TOKEN_MISSING: 'Sign in: send a bearer token in the Authorization header.',
@@ -167,7 +167,7 @@ function untilExpiry(source: AsyncIterableIterator<ExecutionResult>, expiresAtMs
 /**
  * Streams end with their token (as Apollo Router ends subscriptions): a live query or a deferred
  * answer over SSE or multipart ends at the token's `exp` with one UNAUTHENTICATED error. Over
- * WebSocket the connection ends instead (src/server/websocket.ts), so that graphql-ws clients
+ * WebSocket the connection ends instead (src/server/edge/websocket.ts), so that graphql-ws clients
  * reconnect with a fresh token and carry on.
  */
 export function streamsEndWithTokenPlugin(): Plugin<GatewayContext> {

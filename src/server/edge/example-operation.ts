@@ -1,6 +1,6 @@
 /**
  * The query GraphiQL opens with: it returns data from the embedded simulator at once, and with
- * the header GraphiQL opens with (src/server/graphiql.ts) the answer says what it cost upstream.
+ * the header GraphiQL opens with (src/server/edge/graphiql.ts) the answer says what it cost upstream.
  */
 export const EXAMPLE_OPERATION = /* GraphQL */ `# A first look at tenant client_1 of the embedded simulator.
 # Run it (Ctrl+Enter). The header x-upstream-stats: 1 (Headers, below) makes

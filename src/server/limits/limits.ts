@@ -9,15 +9,15 @@ import {
   GraphQLError, NoSchemaIntrospectionCustomRule, parse, type DocumentNode, type SelectionSetNode, type ValidationContext,
 } from 'graphql';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
-import type { GatewayContext } from '../context.js';
-import { estimateUpstreamCalls, type CostSettings, type UpstreamEstimate } from '../schema/cost.js';
-import { ASSUMED_SIZES } from '../schema/field-costs.js';
-import { callsByWindow } from '../core/call-count.js';
-import type { RateCategory, RouteName } from '../core/routes.js';
-import { documentWalk, operationOf } from '../schema/document-walk.js';
-import { refusal } from './content-encoding.js';
-import { trustedDocumentOf } from './trusted-documents.js';
+import type { GatewayConfig } from '../../config.js';
+import type { GatewayContext } from '../../context.js';
+import { estimateUpstreamCalls, type CostSettings, type UpstreamEstimate } from '../../schema/cost.js';
+import { ASSUMED_SIZES } from '../../schema/field-costs.js';
+import { callsByWindow } from '../../core/call-count.js';
+import type { RateCategory, RouteName } from '../../core/routes.js';
+import { documentWalk, operationOf } from '../../schema/document-walk.js';
+import { refusal } from '../edge/content-encoding.js';
+import { trustedDocumentOf } from '../edge/trusted-documents.js';
 
 
 export function tooExpensive(kind: 'tokens' | 'depth' | 'aliases' | 'fragmentExpansions' | 'upstreamCalls' | 'bodyBytes', estimate: number, limit: number, message: string): GraphQLError {

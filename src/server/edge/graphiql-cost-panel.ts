@@ -1,6 +1,6 @@
 /**
  * The "Upstream cost" panel of the bundled GraphiQL (a sidebar plugin): as the query is typed
- * (debounced), it asks the gateway to explain it (x-explain: 1, src/server/explain.ts) and shows
+ * (debounced), it asks the gateway to explain it (x-explain: 1, src/server/limits/explain.ts) and shows
  * calls per category against what the tenant has left of its minute, the fields that drive them,
  * and a mark when the query would be answered from the cache alone or refused; after a run, what
  * it actually cost (the answer's extensions.upstream, from x-upstream-stats) beside the estimate.

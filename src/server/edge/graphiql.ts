@@ -8,7 +8,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_OPERATION } from './example-operation.js';
 import { COST_PANEL_SCRIPT } from './graphiql-cost-panel.js';
-import { LIVE_PATCH_HEADER } from './live-query.js';
+import { LIVE_PATCH_HEADER } from '../live/live-query.js';
 
 /**
  * The headers GraphiQL sends with every operation: the answer then carries `extensions.upstream`,

@@ -17,11 +17,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
-import type { GatewayContext } from '../context.js';
-import type { Logger } from '../logger.js';
-import { gatewayError } from '../core/errors.js';
-import { clientSignalOf } from './client-signal.js';
+import type { GatewayConfig } from '../../config.js';
+import type { GatewayContext } from '../../context.js';
+import type { Logger } from '../../logger.js';
+import { gatewayError } from '../../core/errors.js';
+import { clientSignalOf } from '../edge/client-signal.js';
 
 export type AdmissionSettings = Pick<GatewayConfig,
   'admissionCapacity' | 'admissionCapacityPerCaller' | 'maxAdmissionWaitMs' | 'maxAdmissionQueue' | 'upstreamMaxInFlightPerOperation'>;

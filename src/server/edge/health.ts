@@ -1,7 +1,7 @@
 /** /readyz: whether this replica should get traffic (the liveness route, /healthz, is Yoga's own). */
 import type { Plugin } from 'graphql-yoga';
-import type { Logger } from '../logger.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import type { Logger } from '../../logger.js';
+import type { UpstreamClient } from '../../upstream/client.js';
 import type { Authentication } from './authentication.js';
 
 /** Set by main.ts on SIGTERM: /readyz then answers 503 at once. */

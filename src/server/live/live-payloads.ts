@@ -1,5 +1,5 @@
 /**
- * What a live operation's viewer receives (src/server/live-query.ts runs the operation): the
+ * What a live operation's viewer receives (src/server/live/live-query.ts runs the operation): the
  * first result in full, then JSON Patches or full results (LivePatcher), ending after a refusal.
  */
 import type { ExecutionResult, GraphQLError } from 'graphql';

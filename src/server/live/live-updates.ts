@@ -3,9 +3,9 @@
  * other replica, each of which polls for its own viewers only.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
-import type { UpstreamClient } from '../upstream/client.js';
-import type { RedisStore } from '../upstream/shared-store.js';
+import type { Logger } from '../../logger.js';
+import type { UpstreamClient } from '../../upstream/client.js';
+import type { RedisStore } from '../../upstream/shared-store.js';
 import type { LiveQueries } from './live-query.js';
 
 /** Channel of the updates made through any replica (with REDIS_URL). */

@@ -20,7 +20,7 @@ import {
   GraphQLError, isEnumType, isInputObjectType, isInterfaceType, isObjectType, visit, type DocumentNode, type GraphQLSchema, type ValidationContext,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig } from '../../config.js';
 
 /** The header a federation gateway sends FEDERATION_SECRET in. */
 export const FEDERATION_SECRET_HEADER = 'x-federation-secret';

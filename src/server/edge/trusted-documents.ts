@@ -10,7 +10,7 @@
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
 
-import { bareHash } from '../config.js';
+import { bareHash } from '../../config.js';
 
 /** The manifest's document a request names by hash (Apollo's persisted-query extension), if any. */
 export function trustedDocumentOf(documents: ReadonlyMap<string, string>, extensions: Record<string, unknown> | null | undefined): string | undefined {
