@@ -458,7 +458,9 @@ describe('faults and latency', () => {
   });
 
   it('tracks calls in flight and the maximum', async () => {
-    sim.configure({ latencyMs: 50 });
+    // 1 s each: all 8 are in flight at once even where a busy machine takes longer than the 50 ms
+    // they had to send the eighth (one core beside a busy loop did).
+    sim.configure({ latencyMs: 1_000 });
     sim.resetStats();
     await Promise.all(Array.from({ length: 8 }, () => get(`${T}/client_1/resourceType/minimal`)));
     const stats = (await get('/__sim/stats')).body;
