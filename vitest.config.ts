@@ -5,8 +5,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const require = createRequire(import.meta.url);
 
-/** Test support modules that start operating-system processes (gateways, nginx, Redis, Prometheus, Chromium). */
-const STARTS_PROCESSES = /from '\.\.\/support\/(gateway-process|child-process|replica-fleet|redis-server|nginx|chromium)\.js'/;
+/** Test support modules that start operating-system processes (gateways, memory-measured gateways, nginx, Redis, Prometheus, Chromium). */
+const STARTS_PROCESSES = /from '\.\.\/support\/(gateway-process|child-process|memory-process|replica-fleet|redis-server|nginx|chromium)\.js'/;
 /** A test or hook given a timeout of its own (`}, 60_000)`): its author expects it to take long. */
 const OWN_TIMEOUT = /\}, \d{2,3}_000\)/;
 

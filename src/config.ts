@@ -79,6 +79,8 @@ export interface GatewayConfig {
   /** SIGTERM: how long in-flight requests may take to finish; at least operationTimeoutMs. */
   shutdownGraceMs: number;
   limits: { maxDepth: number; maxAliases: number; maxTokens: number; maxFragmentExpansions: number; maxBatch: number; maxBodyBytes: number };
+  /** DOCUMENT_CACHE_MAX_BYTES: estimated heap of the document cache (parsed documents and their compiled code; src/server/document-cache.ts). */
+  documentCacheMaxBytes: number;
   exposeCredentialSecrets: boolean;
   graphiql: boolean;
   introspection: boolean;
@@ -273,6 +275,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxBatch: intSetting(env, 'MAX_BATCHED_OPERATIONS', 5, 0, 100),
       maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 100_000_000),
     },
+    documentCacheMaxBytes: intSetting(env, 'DOCUMENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 1024 * 1024, 64 * 1024 * 1024 * 1024),
     exposeCredentialSecrets: boolSetting(env, 'EXPOSE_CREDENTIAL_SECRETS', false),
     graphiql: boolSetting(env, 'GRAPHIQL', !production),
     introspection: boolSetting(env, 'INTROSPECTION', !production),

@@ -11,9 +11,16 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
-  /** Values that must never be printed, such as a client secret or an access token. */
-  addSecret(value: string | null | undefined): void;
+  /**
+   * Values that must never be printed, such as a client secret or an access token. `token`: one
+   * of a series that replace each other (issued access tokens): the latest 32 are kept, so a
+   * gateway refreshing its token for weeks does not collect (and scan each line for) thousands.
+   */
+  addSecret(value: string | null | undefined, kind?: 'lasting' | 'token'): void;
 }
+
+/** Issued tokens redacted by value (addSecret's `token`): the latest ones. */
+const MAX_TOKENS_REDACTED = 32;
 
 const SECRET_KEYS = /^(authorization|access_token|client_secret|password|token|oauthclientsecret|oauthclientkey|secret)$/i;
 
@@ -57,10 +64,14 @@ const redactCredential = (_match: string, scheme: string | undefined) => (scheme
 export function createLogger(level: LogLevel, write: (line: string) => void = writeStdout): Logger {
   /** Each registered secret as it appears in a serialized line: as is, and JSON-escaped when that differs. */
   const secrets = new Set<string>();
+  /** The latest tokens, oldest first, each with its forms in a line. */
+  const tokens = new Map<string, string[]>();
+  const redact = (text: string, secret: string) => (text.includes(secret) ? text.split(secret).join('[redacted]') : text);
   /** Text redaction runs once on the whole serialized line, not on each of its strings. */
   const redactLine = (line: string): string => {
     let out = line.replace(CREDENTIAL_IN_TEXT, redactCredential);
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+    for (const secret of secrets) out = redact(out, secret);
+    for (const forms of tokens.values()) for (const secret of forms) out = redact(out, secret);
     return out;
   };
   const log = (at: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
@@ -72,10 +83,16 @@ export function createLogger(level: LogLevel, write: (line: string) => void = wr
     info: log('info'),
     warn: log('warn'),
     error: log('error'),
-    addSecret(value) {
+    addSecret(value, kind = 'lasting') {
       if (!value || value.length < 4) return;
-      secrets.add(value);
-      secrets.add(JSON.stringify(value).slice(1, -1));
+      const forms = [...new Set([value, JSON.stringify(value).slice(1, -1)])];
+      if (kind === 'lasting') {
+        for (const form of forms) secrets.add(form);
+        return;
+      }
+      tokens.delete(value);
+      tokens.set(value, forms);
+      if (tokens.size > MAX_TOKENS_REDACTED) tokens.delete(tokens.keys().next().value!);
     },
   };
 }

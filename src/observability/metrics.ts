@@ -50,6 +50,8 @@ export interface MetricSources {
   live(): LiveReading;
   /** Bytes held by the response cache's in-process level (0 when it is off). */
   cacheMemoryBytes(): number;
+  /** Estimated bytes the document cache holds (parsed documents and their compiled code: src/server/document-cache.ts). */
+  documentCacheBytes(): number;
   /** Whether the shared store (Redis) is in use now; null when none is configured. */
   sharedStoreAvailable(): boolean | null;
   /** The upstream's rate limits (src/upstream/rate-budget.ts): remaining per category, and 429s of its throttle. */
@@ -100,6 +102,7 @@ export class GatewayMetrics {
     });
     new Gauge({ name: 'upstream_scheduler_queued', help: 'Upstream calls waiting for a slot in the fair scheduler.', registers, collect() { this.set(source()?.schedulerQueued() ?? 0); } });
     new Gauge({ name: 'upstream_cache_memory_bytes', help: 'Bytes held by the response cache in process (its LRU bound is CACHE_MAX_BYTES).', registers, collect() { this.set(source()?.cacheMemoryBytes() ?? 0); } });
+    new Gauge({ name: 'gateway_document_cache_bytes', help: 'Estimated heap held by the document cache: parsed documents and their compiled code (its LRU bound is DOCUMENT_CACHE_MAX_BYTES).', registers, collect() { this.set(source()?.documentCacheBytes() ?? 0); } });
     new Gauge({ name: 'upstream_cache_shared_available', help: 'The shared cache level (Redis) is in use: 1; unreachable (the in-process level answers alone) or no REDIS_URL: 0.', registers, collect() { this.set(source()?.sharedStoreAvailable() ? 1 : 0); } });
     new Gauge({ name: 'upstream_in_flight', help: 'Upstream calls in flight.', registers, collect() { this.set(source()?.schedulerInFlight() ?? 0); } });
     new Counter({

@@ -11,12 +11,24 @@
  * document whatever the operation name, so a GraphiQL tab with several operations would run the
  * first one's code for all of them.
  *
+ * Memory: the compiled code is kept with its document in the document cache (document-cache.ts),
+ * which counts it against DOCUMENT_CACHE_MAX_BYTES and lets it go with the document. Code that would
+ * make a document weigh more than the cache allows one entry is not kept: that operation runs on
+ * Yoga's executor. V8 itself would keep every compiled operation's source and bytecode in its
+ * compilation cache long after the code is gone: main.ts turns that cache off.
+ *
  * Placed before every plugin that wraps execution (admission, live queries): they wrap this one.
  */
 import { BREAK, getOperationAST, visit, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery, type CompilerOptions } from 'graphql-jit';
 import { makeExecute, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../logger.js';
+import { COMPILED_BYTES_PER_CHAR, type DocumentCache } from './document-cache.js';
+
+/** graphql-jit's (undocumented) debug option hands over the generated source: its length is what the code weighs. */
+const SOURCE_OF_DEBUG = '__DO_NOT_USE_THIS_OR_YOU_WILL_BE_FIRED_compilation';
+/** When the generated source is not handed over (another graphql-jit): what a wide operation's code weighs. */
+const UNKNOWN_CODE_CHARS = 250_000;
 
 /** Directives that ask for a stream of results, which only Yoga's executor (and the live-query store) deliver. */
 const STREAMED = new Set(['defer', 'stream', 'live']);
@@ -36,7 +48,7 @@ function asksForStream(document: DocumentNode): boolean {
 /** null: this operation runs on Yoga's executor. */
 type Compiled = CompiledQuery | null;
 
-export function compiledExecutionPlugin(logger: Logger): Plugin {
+export function compiledExecutionPlugin(logger: Logger, documents: DocumentCache): Plugin {
   const byDocument = new WeakMap<DocumentNode, Map<string, Compiled>>();
 
   function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Compiled {
@@ -49,10 +61,17 @@ export function compiledExecutionPlugin(logger: Logger): Plugin {
     if (!operation) return standard('no single operation');
     if (operation.operation === 'subscription') return standard('subscription');
     if (asksForStream(document)) return standard('streamed');
+    // A document the cache does not hold would be parsed, and its code made, again for each request.
+    if (!documents.holds(document)) return standard('document not cached');
     try {
-      const compiled = compileQuery(schema, document, operationName);
+      const compiled = compileQuery(schema, document, operationName, { debug: true } as Partial<CompilerOptions>);
       if (!isCompiledQuery(compiled)) return standard(compiled.errors?.map((e) => e.message).join('; ') ?? 'not compiled');
-      logger.debug('operation compiled', { operationName: named, operation: operation.operation });
+      const debug = compiled as unknown as Record<string, unknown>;
+      const source = debug[SOURCE_OF_DEBUG];
+      delete debug[SOURCE_OF_DEBUG];
+      const bytes = COMPILED_BYTES_PER_CHAR * (typeof source === 'string' ? source.length : UNKNOWN_CODE_CHARS);
+      if (!documents.addCompiled(document, bytes)) return standard(`compiled code too large to keep (about ${Math.round(bytes / 1024)} KB)`);
+      logger.debug('operation compiled', { operationName: named, operation: operation.operation, bytes });
       return compiled;
     } catch (error) {
       logger.warn('operation could not be compiled; it runs on the standard executor', { operationName: named, error });

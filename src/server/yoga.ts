@@ -23,6 +23,7 @@ import { operationContext } from './operation-context.js';
 import { clientSignalOf } from './edge/client-signal.js';
 import { noEchoPlugin } from './edge/no-echo.js';
 import { compiledExecutionPlugin } from './compiled-execution.js';
+import { DocumentCache } from './document-cache.js';
 import { schemaExposurePlugin } from './edge/schema-exposure.js';
 import { trustedDocumentsPlugin } from './edge/trusted-documents.js';
 import { onFinalResult } from './result-extensions.js';
@@ -174,8 +175,11 @@ export function createGateway({
   live, authentication = new Authentication(null, null, null),
 }: GatewayOptions): Gateway {
   const served = config.metrics ? metrics : null;
+  // Everything kept per query document: parsed, validated, estimated, compiled (DOCUMENT_CACHE_MAX_BYTES).
+  const documents = new DocumentCache(config.documentCacheMaxBytes);
   served?.setSources({
     ...client.metricSources(),
+    documentCacheBytes: () => documents.stats().bytes,
     admission: () => admission.stats(),
     live: () => ({ operations: live.openOperations, pollers: live.polls.size, polls: live.polls.polls, leases: live.polls.leases }),
   });
@@ -189,6 +193,8 @@ export function createGateway({
     renderGraphiQL: renderInventoryGraphiQL,
     healthCheckEndpoint: '/healthz',
     graphiql: config.graphiql ? graphiqlOptions() : false,
+    // Yoga's parse cache is the document cache's LRU; its validation results die with the document.
+    parserAndValidationCache: documents.yogaCache(),
     maskedErrors: {
       maskError(error, message) {
         if (!isOwnGraphQLError(error)) logger.error('unexpected error', { error: (error as { originalError?: unknown }).originalError ?? error });
@@ -238,7 +244,7 @@ export function createGateway({
       // @defer and @stream, answered as multipart/mixed or text/event-stream as the client accepts.
       useDeferStream(),
       // Before every plugin that wraps execution: they wrap the compiled code.
-      compiledExecutionPlugin(logger),
+      compiledExecutionPlugin(logger, documents),
       bodyLimitPlugin(config.limits.maxBodyBytes),
       // TRUSTED_DOCUMENTS: only the manifest's operations, by hash, refused before parsing.
       ...(config.trustedDocuments ? [trustedDocumentsPlugin(config.trustedDocuments)] : []),

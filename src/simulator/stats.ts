@@ -6,6 +6,9 @@ import type { RouteName } from './routes.js';
 import type { FailureKind, RateCategory } from './settings.js';
 
 const REQUEST_LOG_CAP = 5000;
+/** Tenants whose rate counts are itemized in byTenant; the counts of any further ones go to OTHER_TENANTS. */
+const TENANTS_ITEMIZED = 10_000;
+const OTHER_TENANTS = '(other tenants)';
 
 export interface LoggedRequest { method: string; route: RouteName | 'unknown'; url: string; at: number; traceparent?: string; clientId?: string }
 
@@ -19,7 +22,7 @@ export interface SimulatorStats {
   /** Requests answered 429 by the rate limits (not the scripted or drawn 429 faults, which are in `faults`). */
   throttled: number;
   throttledByRoute: Partial<Record<RouteName, number>>;
-  /** Per tenant and rate-limit category: requests counted against the budget, and requests throttled. */
+  /** Per tenant and rate-limit category: requests counted against the budget, and requests throttled (the first 10,000 tenants; then '(other tenants)'). */
   byTenant: Record<string, Record<RateCategory, RateCount>>;
   /** Most recent requests (method, route, path with query, the client whose valid token it carried), oldest first, capped. */
   requests: LoggedRequest[];
@@ -51,12 +54,15 @@ const emptyStats = (): SimulatorStats => ({
 
 export function createStats(): StatsRoom {
   let stats = emptyStats();
+  /** Tenants itemized in stats.byTenant. */
+  let itemized = 0;
   return {
     current: () => stats,
     snapshot: () => structuredClone(stats),
     reset() {
       const inFlight = stats.inFlight;
       stats = emptyStats();
+      itemized = 0;
       stats.inFlight = inFlight;
     },
     logRequest(entry) {
@@ -83,6 +89,8 @@ export function createStats(): StatsRoom {
       stats.tokensIssued++;
     },
     rateLimited(route, tenantId, category, admitted) {
+      // Itemized for the first tenants only: callers that invent tenant ids must not grow it for ever.
+      if (!(tenantId in stats.byTenant) && itemized++ >= TENANTS_ITEMIZED) tenantId = OTHER_TENANTS;
       const counts = (stats.byTenant[tenantId] ??= {
         paginated: { calls: 0, throttled: 0 }, other: { calls: 0, throttled: 0 }, update: { calls: 0, throttled: 0 },
       })[category];

@@ -161,7 +161,7 @@ export class ClientCredentialsAuth implements UpstreamAuth {
       await shared.deleteIf(this.fleetKey, raw!).catch(markStoreError);
       return null;
     }
-    this.options.logger.addSecret(token.header.slice(token.header.indexOf(' ') + 1));
+    this.options.logger.addSecret(token.header.slice(token.header.indexOf(' ') + 1), 'token');
     return token;
   }
 
@@ -213,7 +213,7 @@ export class ClientCredentialsAuth implements UpstreamAuth {
       if (status >= 500) throw gatewayError('UPSTREAM_UNAVAILABLE', `The token endpoint failed (status ${status})`);
       throw gatewayError('UNAUTHENTICATED', `The inventory API refused the gateway's client credentials${reason ? `: ${reason}` : ''}`);
     }
-    logger.addSecret(b.access_token);
+    logger.addSecret(b.access_token, 'token');
     const expiresIn = Number(b.expires_in);
     const ttlMs = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn * 1000 : 300_000;
     // Refresh a little early so a token does not expire between check and use.

@@ -15,7 +15,7 @@ const newToken = () => randomBytes(6).toString('base64url');
 
 export class Generations {
   private readonly tokens = new LRUCache<string, string>({ max: MAX_LOCAL_GENERATIONS });
-  /** Tokens set while the shared store was unreachable: written there when it is back. */
+  /** Tokens set while the shared store was unreachable: written there when it is back (the latest MAX_LOCAL_GENERATIONS). */
   private readonly unsynced = new Map<string, string>();
 
   /** lifetimeMs: how long tokens live in the shared store (past every entry that can carry them). */
@@ -69,7 +69,15 @@ export class Generations {
         // Unreachable now: written when it is back (meanwhile other replicas can only see it by TTL).
       }
     }
-    for (const [key, token] of tokens) this.unsynced.set(key, token);
+    for (const [key, token] of tokens) {
+      this.unsynced.delete(key);
+      this.unsynced.set(key, token);
+    }
+    // A long outage with many updates: the oldest are dropped (their entries then end by TTL on the other replicas).
+    for (const key of this.unsynced.keys()) {
+      if (this.unsynced.size <= MAX_LOCAL_GENERATIONS) break;
+      this.unsynced.delete(key);
+    }
   }
 
   /** A new token here only (a credential never accepted here has nothing in the shared store to replace). */

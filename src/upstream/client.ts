@@ -130,7 +130,7 @@ export class UpstreamClient {
   }
 
   /** The gauges /metrics reads from the client (all but admission). */
-  metricSources(): Omit<MetricSources, 'admission' | 'live'> {
+  metricSources(): Omit<MetricSources, 'admission' | 'live' | 'documentCacheBytes'> {
     const { breaker, scheduler, auth, cache } = this.parts;
     const shared = this.shared;
     return {

@@ -14,8 +14,13 @@
 import { LRUCache } from 'lru-cache';
 import { isRefusal, type CacheReadIo } from './cache-entry.js';
 
-/** Scopes remembered; an evicted one is proven again, which costs one call. */
-const MAX_SCOPES = 100_000;
+/**
+ * Proofs remembered, in all (a scope counts one, and one per tenant it was proven for); the
+ * least recently used scopes go first. A forgotten proof is proven again, which costs one call.
+ */
+const MAX_PROOFS = 100_000;
+/** Tenants remembered for one scope (a credential that reads many tenants); the oldest half goes when it is full. */
+const MAX_TENANTS_PER_SCOPE = 10_000;
 
 interface Proof {
   /** When the upstream last accepted the credential for this tenant (ms, this.now()). */
@@ -40,9 +45,14 @@ export type ProofCheck =
   | { kind: 'prove'; settle: (error: unknown) => void };
 
 export class CredentialProofs {
-  private readonly scopes = new LRUCache<string, ScopeProofs>({ max: MAX_SCOPES });
+  private readonly scopes: LRUCache<string, ScopeProofs>;
+  private readonly maxTenantsPerScope: number;
 
-  constructor(private readonly recheckMs: number, private readonly now: () => number) {}
+  /** `limits`: smaller bounds than MAX_PROOFS and MAX_TENANTS_PER_SCOPE (tests). */
+  constructor(private readonly recheckMs: number, private readonly now: () => number, limits: { proofs: number; tenantsPerScope: number } = { proofs: MAX_PROOFS, tenantsPerScope: MAX_TENANTS_PER_SCOPE }) {
+    this.scopes = new LRUCache<string, ScopeProofs>({ maxSize: limits.proofs, sizeCalculation: (scoped) => 1 + scoped.tenants.size });
+    this.maxTenantsPerScope = limits.tenantsPerScope;
+  }
 
   private scopeOf(scope: string): ScopeProofs {
     let scoped = this.scopes.get(scope);
@@ -53,7 +63,14 @@ export class CredentialProofs {
   private proofOf(scope: string, tenantId: string): { scoped: ScopeProofs; proof: Proof } {
     const scoped = this.scopeOf(scope);
     let proof = scoped.tenants.get(tenantId);
-    if (!proof) scoped.tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null, refused: false }));
+    if (!proof) {
+      // Full: the older half goes at once (one by one from the front, a Map's iteration slows down).
+      if (scoped.tenants.size >= this.maxTenantsPerScope) scoped.tenants = new Map([...scoped.tenants].slice(Math.floor(this.maxTenantsPerScope / 2)));
+      scoped.tenants.set(tenantId, (proof = { acceptedAt: -Infinity, pending: null, refused: false }));
+      // Weighed anew (the LRU weighs an entry when it is set, and only when its value changes).
+      this.scopes.delete(scope);
+      this.scopes.set(scope, scoped);
+    }
     return { scoped, proof };
   }
 
@@ -146,5 +163,10 @@ export class CredentialProofs {
 
   clear(): void {
     this.scopes.clear();
+  }
+
+  /** Proofs held, scopes counted once each (tests). */
+  get size(): number {
+    return this.scopes.calculatedSize;
   }
 }

@@ -38,6 +38,7 @@ export class LocalWindows implements WindowStore {
   }
 
   settle(tenant: string, charged: RateCategory, n: number, caller: string, unsent: boolean, news: News | null, nowS: number): void {
+    this.sweep(nowS);
     if (n > 0) this.windows.set(windowKey(tenant, charged), released(this.window(tenant, charged, nowS), n, caller, unsent));
     if (!news) return;
     let window = this.window(tenant, news.category, nowS);
@@ -46,11 +47,18 @@ export class LocalWindows implements WindowStore {
     this.windows.set(windowKey(tenant, news.category), window);
   }
 
-  /** Windows of tenants gone quiet are forgotten (every 1,000 claims): a fresh window is the default again. */
+  /**
+   * Windows of tenants gone quiet are forgotten (every 1,000 claims and answers): a fresh window is
+   * the default again. Quiet: nothing pending, and a window over for a whole window, or (no answer
+   * ever said its reset) no caller there within two windows.
+   */
   private sweep(nowS: number): void {
     if (++this.changes % 1_000 !== 0) return;
+    const { windowS } = this.settings;
     for (const [key, window] of this.windows) {
-      if (window.pending === 0 && window.reset !== 0 && window.reset + this.settings.windowS < nowS) this.windows.delete(key);
+      if (window.pending !== 0) continue;
+      const quiet = window.reset !== 0 ? window.reset + windowS < nowS : Object.values(window.seen).every((at) => at <= nowS - 2 * windowS);
+      if (quiet) this.windows.delete(key);
     }
   }
 }

@@ -17,8 +17,9 @@ export interface ScriptRunner {
 /**
  * Loads a window (fresh at the default limit when absent), rolled over when its reset passed. The
  * hash holds limit, remaining, reset, pending, `cw` (the reset the callers' counts belong to),
- * `c:<caller>` (reserved this window) and `s:<caller>` (last seen, epoch s). `w.stored` keeps the
- * hash as read, so save() writes only the fields that changed (a claim changes two or three).
+ * `c:<caller>` (reserved this window) and `s:<caller>` (last seen, epoch s; the two callers seen
+ * last, as rate-window.ts's noticed keeps them). `w.stored` keeps the hash as read, so save()
+ * writes only the fields that changed (a claim changes two or three).
  */
 const LOAD = `
 local function load(key, default, now, win)
@@ -68,7 +69,12 @@ local function room(w, caller, share, now, win)
   return math.min(all, math.floor(share * w.limit) - (w.byCaller[caller] or 0))
 end
 local function notice(w, caller, now)
-  if caller ~= '${BACKGROUND}' then w.seen[caller] = now end
+  if caller == '${BACKGROUND}' then return end
+  local other, otherAt = nil, nil
+  for name, at in pairs(w.seen) do if name ~= caller and (otherAt == nil or at > otherAt) then other, otherAt = name, at end end
+  w.seen = {}
+  if other then w.seen[other] = otherAt end
+  w.seen[caller] = now
 end
 `;
 

@@ -50,7 +50,7 @@ export class RateBudget {
   private readonly limits: Record<RateCategory, number>;
   /** Categories whose answers carry no rate-limit headers: that upstream does not throttle them. */
   private readonly silent = new Set<RateCategory>();
-  /** What the upstream's answers to this replica said last, per category and tenant (/metrics). */
+  /** What the upstream's answers to this replica said last, per category and tenant (/metrics); at most 10,000, the least recently heard go first. */
   private readonly heard = new Map<string, { category: RateCategory; tenant: string; remaining: number; reset: number }>();
   /** 429s of the upstream's throttle, per category. */
   readonly throttled: Record<RateCategory, number> = { paginated: 0, other: 0, update: 0 };
@@ -166,11 +166,12 @@ export class RateBudget {
     const key = windowKey(tenant, category);
     const known = this.heard.get(key);
     if (known && known.reset === announcement.reset && known.remaining <= announcement.remaining) return;
+    this.heard.delete(key);
     this.heard.set(key, { category, tenant, remaining: announcement.remaining, reset: announcement.reset });
-    if (this.heard.size > 10_000) {
-      const nowS = this.nowS();
-      for (const [k, v] of this.heard) if (v.reset <= nowS) this.heard.delete(k);
-    }
+    if (this.heard.size <= 10_000) return;
+    const nowS = this.nowS();
+    // Past windows go; then, still more tenants heard of within one window, the least recently heard.
+    for (const [k, v] of this.heard) if (v.reset <= nowS || this.heard.size > 9_000) this.heard.delete(k);
   }
 
   /**

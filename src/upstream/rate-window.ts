@@ -38,7 +38,7 @@ export interface RateWindow {
   pending: number;
   /** Calls each caller reserved in this window (the background's under BACKGROUND); a new window starts empty. */
   byCaller: Record<string, number>;
-  /** When each interactive caller last asked of the window (epoch s): who is there. */
+  /** When the interactive callers seen last (at most two: noticed) last asked of the window (epoch s): who is there. */
   seen: Record<string, number>;
 }
 
@@ -103,9 +103,17 @@ export function room(window: RateWindow, spender: Spender, nowS: number, windowS
   return Math.min(all, Math.floor(spender.share * window.limit) - (window.byCaller[spender.caller] ?? 0));
 }
 
-/** The caller was there (it asked, whether or not the window had room). */
+/**
+ * The caller was there (it asked, whether or not the window had room). Only the two callers seen
+ * last are kept: whether another caller than any given one was there within two windows depends
+ * on them alone (the latest, or for the latest itself the one before it), so a tenant with
+ * thousands of callers keeps two entries, not thousands, and the answer is the same.
+ */
 export function noticed(window: RateWindow, caller: string, nowS: number): RateWindow {
-  return caller === BACKGROUND ? window : { ...window, seen: { ...window.seen, [caller]: nowS } };
+  if (caller === BACKGROUND) return window;
+  let other: string | null = null;
+  for (const [name, at] of Object.entries(window.seen)) if (name !== caller && (other === null || at > window.seen[other]!)) other = name;
+  return { ...window, seen: other === null ? { [caller]: nowS } : { [other]: window.seen[other]!, [caller]: nowS } };
 }
 
 export function reserved(window: RateWindow, n: number, caller: string): RateWindow {

@@ -105,3 +105,42 @@ describe('compiled execution', () => {
     expect(executorOf('Rename')).toEqual(['compiled']);
   });
 });
+
+describe('compiled code in the document cache (DOCUMENT_CACHE_MAX_BYTES)', () => {
+  let small: Harness;
+  beforeAll(async () => {
+    // 1 MiB: no document may weigh more than 128 KiB with its code.
+    small = await startHarness({ env: { LOG_LEVEL: 'debug', DOCUMENT_CACHE_MAX_BYTES: String(1024 * 1024) } });
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+  const executorsOf = (operationName: string) => small.logs
+    .map((line) => JSON.parse(line) as { msg: string; operationName?: string; reason?: string })
+    .filter((line) => line.operationName === operationName && /^operation (compiled|runs on the standard executor)/.test(line.msg))
+    .map((line) => (line.msg === 'operation compiled' ? 'compiled' : `standard: ${line.reason}`));
+  const metric = async () => Number(/^gateway_document_cache_bytes (\d+)$/m.exec(await (await small.fetch('http://gateway.in-process/metrics')).text())?.[1]);
+
+  it('counts each document with its compiled code against the bound, and evicts the least recently used', async () => {
+    const one = (i: number) => `query Small${i} { tenant(id: "client_1") { id } }`;
+    expect((await small.query(one(0))).data).toEqual({ tenant: { id: expect.any(String) } });
+    const first = await metric();
+    // Parsed and compiled: tens of kilobytes, most of them code.
+    expect(first).toBeGreaterThan(10_000);
+    for (let i = 1; i < 200; i++) await small.query(one(i));
+    expect(await metric()).toBeLessThanOrEqual(1024 * 1024);
+    expect(await metric()).toBeGreaterThan(1024 * 1024 - 2 * first);
+    // The first was evicted: its document is parsed and its code made again.
+    await small.query(one(0));
+    expect(executorsOf('Small0')).toEqual(['compiled', 'compiled']);
+  });
+
+  it('runs an operation whose code would weigh more than an entry may on Yoga\'s executor, with the same answer, compiling it once', async () => {
+    const wide = `query Wide { tenant(id: "client_1") { ${Array.from({ length: 6 }, (_, i) => `r${i}: resources(first: 2) { nodes { __typename id resourceId name hostName ... on GeneralResource { osName location { name } } applications { name version } } }`).join(' ')} } }`;
+    const a = await small.query(wide);
+    const b = await small.query(wide);
+    expect(a.errors).toBeUndefined();
+    expect(b).toEqual(a);
+    expect(executorsOf('Wide')).toEqual([expect.stringMatching(/^standard: compiled code too large to keep \(about \d+ KB\)$/)]);
+  });
+});

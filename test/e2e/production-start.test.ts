@@ -141,6 +141,22 @@ describe('production start (the build under plain node, no dev dependencies)', (
     expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')).scripts['start:prod']).toBe('exec node --max-semi-space-size=64 dist/server/main.js');
   }, 60_000);
 
+  it('says, once at start, when V8\'s heap limit leaves too little room for what the settings let the gateway keep', async () => {
+    const warnings = async (nodeOptions: string[], env: Record<string, string> = {}) => {
+      const p = startBuilt({ NODE_ENV: 'production', INVENTORY_API_URL: 'simulator', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, nodeOptions);
+      onTestFinished(() => void p.child.kill('SIGKILL'));
+      await p.ready;
+      p.child.kill('SIGTERM');
+      await p.exited;
+      return p.output().stdout.split('\n').filter((line) => line.includes('--max-old-space-size'));
+    };
+    const small = await warnings(['--max-semi-space-size=64', '--max-old-space-size=200']);
+    expect(small).toHaveLength(1);
+    expect(JSON.parse(small[0]!)).toMatchObject({ level: 'warn', msg: expect.stringMatching(/200 MiB.*206 MiB.*--max-old-space-size=384/) });
+    // Smaller caches fit the same heap.
+    expect(await warnings(['--max-semi-space-size=64', '--max-old-space-size=200'], { CACHE_MAX_BYTES: String(8 * 1024 * 1024), DOCUMENT_CACHE_MAX_BYTES: String(8 * 1024 * 1024) })).toEqual([]);
+  }, 60_000);
+
   it.each([
     ['INVENTORY_API_URL', { NODE_ENV: 'production' }],
     ['CACHE_SCOPE_SECRET', { NODE_ENV: 'production', INVENTORY_API_URL: 'http://127.0.0.1:9', REDIS_URL: 'redis://127.0.0.1:9' }],

@@ -25,6 +25,15 @@ describe('logger', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ detail: 'sent [redacted]', deep: { a: [{ password: '[redacted]' }] } });
   });
 
+  it('keeps the latest 32 issued tokens for redaction, and every lasting secret, however many tokens come', () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', (line) => lines.push(line));
+    logger.addSecret('client-secret-value');
+    for (let i = 0; i < 1_000; i++) logger.addSecret(`access-token-${i}`, 'token');
+    logger.warn('seen', { a: 'client-secret-value', b: 'access-token-999', c: 'access-token-968', d: 'access-token-967' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ a: '[redacted]', b: '[redacted]', c: '[redacted]', d: 'access-token-967' });
+  });
+
   it('respects the level', () => {
     const lines: string[] = [];
     const logger = createLogger('warn', (line) => lines.push(line));

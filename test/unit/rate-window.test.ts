@@ -123,6 +123,20 @@ describe.each(stores)('rate-limit windows, $name', ({ make }) => {
     expect((await windows.claim(other(251), ALONE, 1_800_000_185)).ok).toBe(true);
   });
 
+  it('keeps the two callers seen last, whatever the number of callers, and decides the shares as with all of them', async () => {
+    const windows = await make();
+    const other = (n: number) => [{ tenant: 'm', category: 'other' as const, n }];
+    const caller = (i: number) => ({ caller: `caller-${i}`, share: 0.5 });
+    for (let i = 0; i < 200; i++) expect((await windows.claim(other(1), caller(i), T0 + i / 100)).ok).toBe(true);
+    const window = await windows.window('m', 'other', T0 + 5);
+    expect(Object.keys(window.seen).sort()).toEqual(['caller-198', 'caller-199']);
+    // Others are there for the latest caller, for the one before and for an older one: each holds at most half.
+    for (const i of [199, 198, 3]) expect(await windows.claim(other(250), caller(i), T0 + 5)).toMatchObject({ ok: false, byShare: true });
+    // Two windows later only the latest is left: alone, it may spend more than half (all 300 not pending).
+    await windows.claim(other(0), caller(7), T0 + 6);
+    expect((await windows.claim(other(260), caller(7), T0 + 200)).ok).toBe(true);
+  });
+
   it('gives back reserved calls never sent, never below zero', async () => {
     const windows = await make();
     await windows.claim([{ tenant: 'a', category: 'update', n: 25 }], ALONE, T0);
