@@ -3,7 +3,7 @@
  * simulator at its documented rate limits: typing the dashboard query shows its calls per category
  * against the tenant's minute and the field that drives them (explain: no upstream call), running
  * it shows the actual cost beside the estimate, and an operation over a window is marked refused.
- * The screenshots go to docs/ (the README shows them). The page does not grow: it is compared,
+ * The screenshots go to docs/ with SCREENSHOTS=docs (the README shows them; `SCREENSHOTS=docs npx vitest run test/e2e/graphiql-cost-panel.test.ts` retakes them). The page does not grow: it is compared,
  * over HTTP, with the stock page of @graphql-yoga/render-graphiql for the same options.
  */
 import { mkdir } from 'node:fs/promises';
@@ -16,8 +16,12 @@ import { graphiqlOptions } from '../../src/server/edge/graphiql.js';
 import { hasChromium, launchChromium, textOf, type Browser } from '../support/chromium.js';
 import { startHarness, type Harness } from '../support/harness.js';
 import { rawRequest } from '../support/raw-http.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const DOCS = path.resolve('docs');
+/** Where this run's screenshots go: docs/ (the README's) with SCREENSHOTS=docs, else a temporary folder, so a test run leaves the checkout as it was. */
+const SHOTS = process.env.SCREENSHOTS === 'docs' ? DOCS : mkdtempSync(path.join(tmpdir(), 'graphiql-cost-shots-'));
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 /** One page of a 100-resource dashboard: hosts, their applications and a day's availability. */
@@ -100,8 +104,8 @@ describe.skipIf(!hasChromium)('the cost panel in headless Chromium', () => {
     expect(await panel.locator('[data-testid="cost-verdict"]').getAttribute('data-verdict')).toBe('full');
     // Only explain so far: nothing reached the upstream.
     expect(h.simulator.stats().totalCalls).toBe(0);
-    await mkdir(DOCS, { recursive: true });
-    await page.screenshot({ path: path.join(DOCS, 'graphiql-cost-panel.png') });
+    await mkdir(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'graphiql-cost-panel.png') });
 
     await page.locator('.graphiql-execute-button').click();
     const actual = panel.locator('[data-testid="cost-actual"]');
@@ -111,7 +115,7 @@ describe.skipIf(!hasChromium)('the cost panel in headless Chromium', () => {
     expect(h.simulator.stats().totalCalls).toBe(201);
     // Explained again after the run: the tenant's minute now holds the run's 200 other calls.
     await expect.poll(() => textOf(other), { timeout: 30_000 }).toMatch(/other: 200 calls · (29\d|300) of 500 left/);
-    await page.screenshot({ path: path.join(DOCS, 'graphiql-cost-panel-run.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'graphiql-cost-panel-run.png') });
 
     // 500 resources with their applications and availability: over a whole window, marked refused.
     await enter(DASHBOARD.replace('first: 100', 'first: 500'));
