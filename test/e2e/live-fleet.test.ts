@@ -56,21 +56,27 @@ function reader(iterable: AsyncIterable<unknown>) {
   };
 }
 
-describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read for the fleet', () => {
-  const clock = testClock(Date.UTC(2026, 10, 26, 12, 0, 0));
-  let redis: RedisServer;
-  const replicas: Harness[] = [];
+/** Three replicas (one simulator) on one real redis-server and the test clock, for the describe block that calls it. */
+function threeReplicasOnRedis(clock: ReturnType<typeof testClock>) {
+  const fleet = { redis: undefined as RedisServer | undefined, replicas: [] as Harness[] };
   beforeAll(async () => {
-    redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
+    fleet.redis = await startRedisServer();
+    const env = { REDIS_URL: fleet.redis.url, REDIS_TIMEOUT_MS: '2000' };
     const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
-    replicas.push(first);
-    for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
+    fleet.replicas.push(first);
+    for (let i = 0; i < 2; i++) fleet.replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
   });
   afterAll(async () => {
-    for (const h of replicas) await h.close().catch(() => undefined);
-    await redis?.close();
+    for (const h of fleet.replicas) await h.close().catch(() => undefined);
+    await fleet.redis?.close();
   });
+  return fleet;
+}
+
+describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read for the fleet', () => {
+  const clock = testClock(Date.UTC(2026, 10, 26, 12, 0, 0));
+  const fleet = threeReplicasOnRedis(clock);
+  const replicas = fleet.replicas;
 
   it('polls the read once per period for the three replicas, tells every viewer of a change, and hands over at once on shutdown', async () => {
     const [a, b, c] = replicas as [Harness, Harness, Harness];
@@ -131,19 +137,8 @@ describe.runIf(hasRedis)('three replicas on one Redis: one poller per live read 
 
 describe.runIf(hasRedis)('three replicas while Redis is down: each polls for itself, then the fleet polls once again', () => {
   const clock = testClock(Date.UTC(2026, 10, 26, 14, 0, 0));
-  let redis: RedisServer;
-  const replicas: Harness[] = [];
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    const env = { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: '2000' };
-    const first = await startHarness({ env, clock: clock.now, timers: clock.timers, simulator: { rateLimit: {} } });
-    replicas.push(first);
-    for (let i = 0; i < 2; i++) replicas.push(await startHarness({ env, clock: clock.now, timers: clock.timers, upstreamUrl: first.simulator.url }));
-  });
-  afterAll(async () => {
-    for (const h of replicas) await h.close().catch(() => undefined);
-    await redis?.close();
-  });
+  const fleet = threeReplicasOnRedis(clock);
+  const replicas = fleet.replicas;
 
   it('keeps every viewer served through the outage and goes back to one poll a period within seconds of its end', async () => {
     const simulator = replicas[0]!.simulator;
@@ -159,7 +154,7 @@ describe.runIf(hasRedis)('three replicas while Redis is down: each polls for its
     }
     await clock.pass(period);
 
-    await redis.stop();
+    await fleet.redis!.stop();
     // Each replica notices at its next Redis command (refused at once while the server is down).
     simulator.resetStats();
     for (let i = 0; i < 3; i++) await clock.pass(period);
@@ -181,7 +176,7 @@ describe.runIf(hasRedis)('three replicas while Redis is down: each polls for its
     const logged = (h: Harness, what: RegExp) => h.logs.filter((line) => what.test(line)).length;
     for (const h of replicas) expect(logged(h, /shared cache \(Redis\) unavailable/)).toBe(1);
 
-    await redis.start();
+    await fleet.redis!.start();
     // The replicas reconnect on their own (real time: ioredis retries within 2 s).
     await expect.poll(() => replicas.every((h) => h.client.metricSources().sharedStoreAvailable() === true), { timeout: 20_000, interval: 100 }).toBe(true);
     for (const h of replicas) expect([logged(h, /shared cache \(Redis\) unavailable/), logged(h, /shared cache \(Redis\) is available again/)]).toEqual([1, 1]);
