@@ -81,16 +81,27 @@ describe.skipIf(!hasChromium)('the cost panel in headless Chromium', () => {
 
     h.resetCounts();
     const editor = page.locator('.graphiql-query-editor .monaco-editor').first();
-    /** Replaces the query: pasted (Monaco would add closing brackets to typed ones) but its last brace, which is typed. */
+    /**
+     * Replaces the query: pasted (Monaco would add closing brackets to typed ones, and indent typed
+     * or inserted lines) but its last brace, which is typed. On a loaded machine the editor can miss an edit made while it is
+     * still busy with the previous one: the text is entered again until the editor holds it.
+     */
     const enter = async (query: string) => {
-      await editor.click();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Delete');
-      await page.evaluate((text) => navigator.clipboard.writeText(text), query.slice(0, -1));
-      await page.keyboard.press('Control+V');
-      await page.keyboard.type(query.slice(-1));
-      // GraphiQL keeps the query in the address: the editor holds exactly this text.
-      await expect.poll(() => new URL(page.url()).searchParams.get('query'), { timeout: 30_000 }).toBe(query);
+      for (let attempt = 1; ; attempt++) {
+        await editor.click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Delete');
+        await page.evaluate((text) => navigator.clipboard.writeText(text), query.slice(0, -1));
+        await page.keyboard.press('Control+V');
+        await page.keyboard.type(query.slice(-1));
+        // GraphiQL keeps the query in the address: the editor holds exactly this text.
+        try {
+          await expect.poll(() => new URL(page.url()).searchParams.get('query'), { timeout: 10_000 }).toBe(query);
+          return;
+        } catch (error) {
+          if (attempt === 3) throw error;
+        }
+      }
     };
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(h.url).origin });
     await enter(DASHBOARD);
