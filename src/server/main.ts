@@ -75,7 +75,8 @@ if (config.identityOff) {
 // about 80 MiB), the document and response caches at their bounds, and what is bounded by count
 // (cache generations, credential proofs, rate-limit readings: about 30 MiB). V8's old generation
 // needs room above that for garbage; unless started with --max-old-space-size, Node sizes it at
-// a quarter of the machine's memory, or of the container's limit, which may be less.
+// half the memory it sees, a container's limit included (Node 20 in a memory cgroup: 256 MiB in
+// 512 MiB, 512 MiB in 1 GiB; 4 GiB at most), which may be less.
 const MiB = 1024 * 1024;
 const keptBySettings = 110 * MiB + config.documentCacheMaxBytes + (config.cache?.maxBytes ?? 0);
 const oldGenerationLimit = v8.getHeapStatistics().heap_size_limit - 3 * (optionValue('--max-semi-space-size') ?? 16) * MiB;
