@@ -12,14 +12,19 @@ import type { Simulator } from '../simulator/app.js';
 import { rateLimitFromEnv, type RateLimitPatch } from '../simulator/settings.js';
 import type { Tracing } from '../observability/tracing.js';
 
+/** What node was started with: its command line's options, then NODE_OPTIONS (a later one wins). */
+function nodeOptions(): string[] {
+  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+}
+
 /** Whether node was started with this V8 option (on its command line or in NODE_OPTIONS). */
 function startedWith(option: string): boolean {
-  return [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg === option || arg.startsWith(`${option}=`));
+  return nodeOptions().some((arg) => arg === option || arg.startsWith(`${option}=`));
 }
 
 /** The value node was given for a numeric V8 option (`--option=N`), else undefined. */
 function optionValue(option: string): number | undefined {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].findLast((arg) => arg.startsWith(`${option}=`));
+  const given = nodeOptions().findLast((arg) => arg.startsWith(`${option}=`));
   return given === undefined ? undefined : Number(given.slice(option.length + 1)) || undefined;
 }
 

@@ -141,9 +141,9 @@ export function serveWebSocket(server: http.Server, gateway: Gateway, config: Ga
         const expiresAtMs = authentication.identityOf(probe)?.expiresAtMs;
         if (expiresAtMs !== undefined) {
           const cancel = atTime(expiresAtMs, () => {
-            for (const id of operations.get(socket)?.keys() ?? []) {
-              socket.send(JSON.stringify({ id, type: 'next', payload: { errors: [{ message: tokenExpired().message, extensions: tokenExpired().extensions }] } }));
-            }
+            const { message, extensions } = tokenExpired();
+            const payload = { errors: [{ message, extensions }] };
+            for (const id of operations.get(socket)?.keys() ?? []) socket.send(JSON.stringify({ id, type: 'next', payload }));
             socket.close(TOKEN_EXPIRED_CLOSE, 'UNAUTHENTICATED: TOKEN_EXPIRED');
           });
           socket.once('close', cancel);
